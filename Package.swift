@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings every target shares, applied in one loop so no target drifts from the others.
+let sharedSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "DAQKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DAQKit", targets: ["DAQKit"]),
+        .library(name: "DAQTesting", targets: ["DAQTesting"]),
+        .executable(name: "daq", targets: ["daq"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        .target(
+            name: "DAQCore",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(name: "DAQStandard", dependencies: ["DAQCore"], path: "Plugins/Standard"),
+        .target(
+            name: "DAQCLI",
+            dependencies: [
+                "DAQCore", "DAQStandard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "DAQKit", dependencies: ["DAQCore", "DAQCLI", "DAQStandard"]),
+        .target(name: "DAQTesting", dependencies: ["DAQCore"]),
+        .executableTarget(name: "daq", dependencies: ["DAQCLI", "DAQStandard"]),
+
+        .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
+        .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),
+        .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
+        .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
+        .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSettings
+}

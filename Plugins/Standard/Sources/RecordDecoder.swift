@@ -1,0 +1,167 @@
+import DAQCore
+
+/// Turns lines of JSON Lines or CSV into samples: shared by the `file` and `stdin` sources.
+struct RecordDecoder {
+    enum Format: String, ConfigEnum, Sendable {
+        case auto, jsonl, csv
+    }
+
+    /// A line that could not be decoded.
+    struct BadLine: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    var format: Format
+    var delimiter: UInt8
+    var timeField: String?
+    private var header: [String]?
+
+    init(format: Format, delimiter: UInt8, timeField: String?) {
+        self.format = format
+        self.delimiter = delimiter
+        self.timeField = timeField
+    }
+
+    /// Decodes one line: a sample's metadata and fields, or `nil` for a header or blank line.
+    mutating func decode(_ line: UnsafeBufferPointer<UInt8>) throws -> (meta: Fields, fields: Fields)? {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        if format == .auto { format = line.first(where: { $0 != 0x20 }) == UInt8(ascii: "{") ? .jsonl : .csv }
+        switch format {
+        case .jsonl, .auto:
+            let value: Value
+            do {
+                value = try JSONParser.parse(line)
+            } catch {
+                throw BadLine(message: "invalid JSON: \(error)")
+            }
+            guard case .object(let object) = value else { throw BadLine(message: "expected a JSON object per line") }
+            var meta = Fields()
+            var fields = Fields()
+            for (k, v) in object.pairs {
+                if SampleJSON.metadataKeys.contains(k) && k != timeField { meta[k] = v } else { fields[k] = v }
+            }
+            return (meta, fields)
+        case .csv:
+            let cells = CSVSplit.split(line, delimiter: delimiter)
+            guard let header else {
+                header = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
+                return nil
+            }
+            if cells.count != header.count {
+                throw BadLine(message: "expected \(header.count) cells as in the header, found \(cells.count)")
+            }
+            var meta = Fields()
+            var fields = Fields()
+            for (name, cell) in zip(header, cells) {
+                let v = CSVSplit.value(cell)
+                if SampleJSON.metadataKeys.contains(name) && name != timeField { meta[name] = v } else { fields[name] = v }
+            }
+            return (meta, fields)
+        }
+    }
+}
+
+/// Splitting CSV lines into cells and cells into values.
+enum CSVSplit {
+    /// The cells of a line; a quoted cell may hold delimiters and doubled quotes.
+    static func split(_ line: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> [[UInt8]] {
+        var cells: [[UInt8]] = []
+        var cell: [UInt8] = []
+        var quoted = false
+        var i = 0
+        while i < line.count {
+            let b = line[i]
+            if quoted {
+                if b == UInt8(ascii: "\"") {
+                    if i + 1 < line.count, line[i + 1] == UInt8(ascii: "\"") {
+                        cell.append(b)
+                        i += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    cell.append(b)
+                }
+            } else if b == UInt8(ascii: "\"") && cell.isEmpty {
+                quoted = true
+            } else if b == delimiter {
+                cells.append(cell)
+                cell = []
+            } else {
+                cell.append(b)
+            }
+            i += 1
+        }
+        cells.append(cell)
+        return cells
+    }
+
+    /// A cell as a value: empty → null, integer, number, `true`/`false`, else string.
+    static func value(_ cell: [UInt8]) -> Value {
+        if cell.isEmpty { return .null }
+        return cell.withUnsafeBufferPointer { buf -> Value in
+            if let i = NumberParsing.int64(buf) { return .int(i) }
+            if let first = buf.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (48...57).contains(first),
+                let d = NumberParsing.double(buf)
+            {
+                return .double(d)
+            }
+            let s = String(decoding: buf, as: UTF8.self)
+            if s == "true" { return .bool(true) }
+            if s == "false" { return .bool(false) }
+            return .string(s)
+        }
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Places decoded records on the run clock.
+struct RecordTiming {
+    var timeField: String?
+    var rate: Double?
+    private var firstTimestamp: Double?
+    private var index = 0
+
+    init(timeField: String?, rate: Double?) {
+        self.timeField = timeField
+        self.rate = rate
+    }
+
+    /// The run-clock time and wall timestamp of the next record.
+    mutating func place(meta: Fields, fields: Fields, startDate: Double) -> (uptime: Double, timestamp: Double) {
+        defer { index += 1 }
+        if let timeField, let t = fields[timeField]?.doubleValue {
+            if firstTimestamp == nil { firstTimestamp = t }
+            return (t - firstTimestamp!, t)
+        }
+        if let u = meta["uptime"]?.doubleValue {
+            return (u, meta["timestamp"]?.doubleValue ?? startDate + u)
+        }
+        if let ts = meta["timestamp"]?.doubleValue {
+            if firstTimestamp == nil { firstTimestamp = ts }
+            return (ts - firstTimestamp!, ts)
+        }
+        let u = rate.map { Double(index) / $0 } ?? 0
+        return (u, startDate + u)
+    }
+}
+
+extension Batch {
+    /// Appends a decoded record.
+    mutating func appendRecord(uptime: Double, timestamp: Double, meta: Fields, fields: Fields) {
+        let kind = meta["kind"]?.stringValue.flatMap { k in SampleKind.allCases.first { $0.name == k } } ?? .data
+        append(
+            Sample(
+                timestamp: timestamp, uptime: uptime, stepPath: meta["stepPath"]?.stringValue ?? "", kind: kind,
+                fields: fields))
+    }
+}

@@ -1,0 +1,107 @@
+import DAQCore
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Samples from standard input: JSON Lines, CSV with a header, or plain text lines.
+///
+/// A live source: each line is stamped with the run clock when it arrives. Reading is
+/// non-blocking, driven by a `DispatchSourceRead`, so a quiet pipe holds no thread.
+public final class StdinSource: SourcePlugin {
+    public enum Format: String, ConfigEnum, Sendable {
+        case jsonl, csv, text
+    }
+
+    public struct Configuration: PluginConfiguration {
+        var format: Format = .jsonl
+        var delimiter: String = ","
+        var field: String = "line"
+        var onBadRow: OnBadRow = .fail
+
+        enum CodingKeys: String, CodingKey {
+            case format, delimiter, field
+            case onBadRow = "on_bad_row"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .jsonl
+            delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter) ?? ","
+            field = try c.decodeIfPresent(String.self, forKey: .field) ?? "line"
+            onBadRow = try c.decodeIfPresent(OnBadRow.self, forKey: .onBadRow) ?? .fail
+        }
+
+        public func validate() throws {
+            if delimiter.utf8.count != 1 && delimiter != "\\t" {
+                throw ConfigIssue(key: "delimiter", "expected one character such as ',', ';' or '\\t'")
+            }
+        }
+    }
+
+    public static let typeName = "stdin"
+    public static let summary = "Samples from standard input (JSON Lines, CSV or text), stamped on arrival."
+    public static let configKeys: [ConfigKey] = [
+        ConfigKey("format", Format.choices, default: "jsonl", "How each line is read; text puts the line in `field`."),
+        ConfigKey("delimiter", "string", default: ",", "CSV cell delimiter."),
+        ConfigKey("field", "string", default: "line", "For text: the field holding the line."),
+        ConfigKey("on_bad_row", OnBadRow.choices, default: "fail", "fail stops at a bad line; skip reports and skips it."),
+    ]
+
+    private let config: Configuration
+    private let reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
+    private var decoder: RecordDecoder
+    private var readSource: (any DispatchSourceRead)?
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        config = configuration
+        let d: UInt8 = configuration.delimiter == "\\t" ? 0x09 : configuration.delimiter.utf8.first!
+        decoder = RecordDecoder(format: configuration.format == .csv ? .csv : .jsonl, delimiter: d, timeField: nil)
+    }
+
+    public func start(context: StageContext) throws {
+        let flags = fcntl(STDIN_FILENO, F_GETFL)
+        _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK)
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO)
+        source.setEventHandler { context.wake() }
+        source.activate()
+        readSource = source
+    }
+
+    public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
+        while batch.count < limit {
+            var decoded: (meta: Fields, fields: Fields)?
+            var bad: String?
+            let result = try reader.nextLine { line in
+                if config.format == .text {
+                    decoded = (Fields(), [config.field: .string(String(decoding: line, as: UTF8.self))])
+                    return
+                }
+                do { decoded = try decoder.decode(line) } catch { bad = "\(error)" }
+            }
+            switch result {
+            case .end: return .finished
+            case .wouldBlock: return batch.isEmpty ? .idle : .more
+            case .line: break
+            }
+            if let bad {
+                let message = "<stdin>:\(reader.lineNumber): \(bad)"
+                if config.onBadRow == .fail { throw RecordError(message: message) }
+                context.warn("skipped \(message)")
+                continue
+            }
+            guard let decoded else { continue }
+            let u = context.clock.now()
+            batch.appendRecord(uptime: u, timestamp: context.startDate + u, meta: [:], fields: decoded.fields)
+        }
+        return .more
+    }
+
+    public func stop(context: StageContext) {
+        readSource?.cancel()
+        readSource = nil
+        let flags = fcntl(STDIN_FILENO, F_GETFL)
+        _ = fcntl(STDIN_FILENO, F_SETFL, flags & ~O_NONBLOCK)
+    }
+}

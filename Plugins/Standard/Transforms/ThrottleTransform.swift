@@ -1,0 +1,37 @@
+import DAQCore
+
+/// Passes at most `rate` samples per second of run-clock time, dropping the rest.
+///
+/// Time is the samples' own run-clock time, so the result is the same live and replayed.
+public final class ThrottleTransform: TransformPlugin {
+    public struct Configuration: PluginConfiguration {
+        var rate: Double
+
+        public func validate() throws {
+            if !(rate > 0) || !rate.isFinite { throw ConfigIssue(key: "rate", "must be greater than 0 samples/s, found \(rate)") }
+        }
+    }
+
+    public static let typeName = "throttle"
+    public static let summary = "Passes at most `rate` samples per second of run-clock time."
+    public static let configKeys: [ConfigKey] = [.required("rate", "double (samples/s)", "The most samples per second.")]
+
+    private let interval: Double
+    private var next = -Double.infinity
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        interval = 1 / configuration.rate
+    }
+
+    public func process(_ batch: inout Batch, context: StageContext) throws {
+        var keep = [Bool](repeating: false, count: batch.count)
+        var kept = 0
+        for i in 0..<batch.count where batch.uptimes[i] >= next - 1e-9 {
+            keep[i] = true
+            kept += 1
+            // Step from the schedule, not the sample, so jitter does not erode the rate.
+            next = next.isFinite && batch.uptimes[i] - next < interval ? next + interval : batch.uptimes[i] + interval
+        }
+        batch.retain(keep, kept: kept)
+    }
+}

@@ -1,0 +1,82 @@
+import DAQCore
+
+/// Running statistics of one field in one window: Welford's mean and variance, extremes, ends.
+struct Accumulator {
+    var n = 0
+    var mean = 0.0
+    var m2 = 0.0
+    var min = Double.infinity
+    var max = -Double.infinity
+    var first: Value = .null
+    var last: Value = .null
+
+    mutating func add(_ v: Value) {
+        if first.isNull { first = v }
+        if !v.isNull { last = v }
+        guard let d = v.doubleValue, !d.isNaN else { return }
+        n += 1
+        let delta = d - mean
+        mean += delta / Double(n)
+        m2 += delta * (d - mean)
+        if d < min { min = d }
+        if d > max { max = d }
+    }
+
+    func value(_ stat: WindowTransform.Statistic) -> Value {
+        switch stat {
+        case .count: return .int(Int64(n))
+        case .mean: return n > 0 ? .double(mean) : .null
+        case .min: return n > 0 ? .double(min) : .null
+        case .max: return n > 0 ? .double(max) : .null
+        case .std: return n > 1 ? .double((m2 / Double(n - 1)).squareRoot()) : .null
+        case .first: return first
+        case .last: return last
+        }
+    }
+}
+
+/// The groups of one window, in order of first appearance.
+struct WindowGroups {
+    let fieldCount: Int
+    var keys: [Value] = []
+    var counts: [Int] = []
+    var accumulators: [[Accumulator]] = []
+    var stepPaths: [String] = []
+
+    init(fieldCount: Int) { self.fieldCount = fieldCount }
+
+    mutating func add(key: Value, row: Int, batch: Batch, columns: [Int?], stepPath: String) {
+        let g: Int
+        if let i = keys.firstIndex(of: key) {
+            g = i
+        } else {
+            keys.append(key)
+            counts.append(0)
+            accumulators.append(Array(repeating: Accumulator(), count: fieldCount))
+            stepPaths.append(stepPath)
+            g = keys.count - 1
+        }
+        counts[g] += 1
+        stepPaths[g] = stepPath
+        for (f, c) in columns.enumerated() {
+            accumulators[g][f].add(c.map { batch.columns[$0][row] } ?? .null)
+        }
+    }
+
+    func emit(
+        into out: inout Batch, start: Double, end: Double, startDate: Double, fields: [String],
+        stats: [WindowTransform.Statistic], groupBy: String?
+    ) {
+        for g in keys.indices {
+            var f = Fields()
+            f["window_start"] = .double(start)
+            f["window_end"] = .double(end)
+            if let groupBy { f[groupBy] = keys[g] }
+            if stats.contains(.count) { f["count"] = .int(Int64(counts[g])) }
+            for (i, name) in fields.enumerated() {
+                for stat in stats where stat != .count { f["\(name)_\(stat.rawValue)"] = accumulators[g][i].value(stat) }
+            }
+            out.append(Sample(timestamp: startDate + end, uptime: end, stepPath: stepPaths[g], fields: f))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import DAQCore
+
+/// Aggregates samples over tumbling or sliding windows of run-clock time: count, mean, min,
+/// max, std, first and last of fields, optionally per value of a key field.
+///
+/// Windows close when a sample at or past their end arrives, and at the end of input, so
+/// they follow data time: the same input gives the same windows under every clock.
+public final class WindowTransform: TransformPlugin {
+    public enum Statistic: String, ConfigEnum, Sendable {
+        case count, mean, min, max, std, first, last
+    }
+
+    public struct Configuration: PluginConfiguration {
+        var size: Seconds
+        var slide: Seconds?
+        var fields: [String]
+        var stats: [Statistic]
+        var groupBy: String?
+
+        enum CodingKeys: String, CodingKey {
+            case size, slide, field, fields, stats
+            case groupBy = "group_by"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            size = try c.decode(Seconds.self, forKey: .size)
+            slide = try c.decodeIfPresent(Seconds.self, forKey: .slide)
+            if let one = try c.decodeIfPresent(String.self, forKey: .field) {
+                if c.contains(.fields) { throw ConfigIssue(key: "fields", "give either 'field' or 'fields', not both") }
+                fields = [one]
+            } else {
+                fields = try c.decodeIfPresent([String].self, forKey: .fields) ?? []
+            }
+            stats = try c.decodeIfPresent([Statistic].self, forKey: .stats) ?? [.count, .mean, .min, .max]
+            groupBy = try c.decodeIfPresent(String.self, forKey: .groupBy)
+        }
+
+        public func validate() throws {
+            if !(size.value > 0) || !size.value.isFinite {
+                throw ConfigIssue(key: "size", "a window must last more than 0 s, found \(size.value) s")
+            }
+            if let slide {
+                if !(slide.value > 0) { throw ConfigIssue(key: "slide", "must be more than 0 s, found \(slide.value) s") }
+                if slide.value > size.value {
+                    throw ConfigIssue(key: "slide", "must not exceed size (\(size.value) s): samples between windows would be lost")
+                }
+            }
+            if stats.isEmpty { throw ConfigIssue(key: "stats", "must name at least one statistic") }
+            if fields.isEmpty && stats.contains(where: { $0 != .count }) {
+                throw ConfigIssue(key: "fields", "name the field(s) to aggregate, or use stats: [count]")
+            }
+        }
+    }
+
+    public static let typeName = "window"
+    public static let summary = "Tumbling or sliding windows on the run clock: count, mean, min, max, std, first, last."
+    public static let configKeys: [ConfigKey] = [
+        .required("size", "seconds", "Window length (2.5, 500ms, 2s, 1m)."),
+        ConfigKey("slide", "seconds", default: "size", "Step between window starts; less than size makes sliding windows."),
+        ConfigKey("field", "string", "The field to aggregate."),
+        ConfigKey("fields", "[string]", "Several fields to aggregate (instead of `field`)."),
+        ConfigKey("stats", "[\(Statistic.choices)]", default: "[count, mean, min, max]", "Statistics per field; output `<field>_<stat>`."),
+        ConfigKey("group_by", "string", "A key field: one result per window and key value."),
+    ]
+
+    private let size: Double
+    private let slide: Double
+    private let fields: [String]
+    private let stats: [Statistic]
+    private let groupBy: String?
+    /// Open windows by start index, ascending.
+    private var open: [(index: Int64, groups: WindowGroups)] = []
+    private var nextIndex: Int64 = .min
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        size = configuration.size.value
+        slide = configuration.slide?.value ?? configuration.size.value
+        fields = configuration.fields
+        stats = configuration.stats
+        groupBy = configuration.groupBy
+    }
+
+    public func process(_ batch: inout Batch, context: StageContext) throws {
+        var out = Batch(stream: context.name)
+        let columns = fields.map { batch.columnIndex($0) }
+        let groupColumn = groupBy.flatMap { batch.columnIndex($0) }
+        for row in 0..<batch.count where batch.kinds[row] == .data {
+            let u = batch.uptimes[row]
+            close(before: u, into: &out, context: context)
+            // Windows [k·slide, k·slide + size) holding u; the epsilon absorbs i/rate rounding.
+            let last = Int64((u / slide + 1e-9).rounded(.down))
+            let first = Int64(((u - size) / slide + 1e-9).rounded(.down)) + 1
+            let key = groupColumn.map { batch.columns[$0][row] } ?? .null
+            let lowest = Swift.max(first, nextIndex)
+            guard lowest <= last else { continue }
+            for k in lowest...last {
+                let slot = openSlot(k)
+                open[slot].groups.add(key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
+            }
+        }
+        batch = out
+    }
+
+    public func finish(context: StageContext) throws -> Batch {
+        var out = Batch(stream: context.name)
+        close(before: .infinity, into: &out, context: context)
+        return out
+    }
+
+    private func openSlot(_ k: Int64) -> Int {
+        if let i = open.firstIndex(where: { $0.index == k }) { return i }
+        let groups = WindowGroups(fieldCount: fields.count)
+        let at = open.firstIndex { $0.index > k } ?? open.count
+        open.insert((k, groups), at: at)
+        return at
+    }
+
+    private func close(before u: Double, into out: inout Batch, context: StageContext) {
+        while let w = open.first, Double(w.index) * slide + size <= u + 1e-9 {
+            open.removeFirst()
+            nextIndex = Swift.max(nextIndex, w.index + 1)
+            let start = Double(w.index) * slide
+            let end = start + size
+            w.groups.emit(
+                into: &out, start: start, end: end, startDate: context.startDate, fields: fields, stats: stats,
+                groupBy: groupBy)
+        }
+    }
+}

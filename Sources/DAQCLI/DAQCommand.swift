@@ -1,0 +1,72 @@
+import ArgumentParser
+import DAQCore
+import DAQStandard
+import Synchronization
+
+/// The `daq` command tree, as a library so a custom build can add plugins and keep every verb:
+///
+/// ```swift
+/// // main.swift of a package that depends on DAQKit
+/// DAQCommand.main(plugins: StandardPlugins.all + [.source(MySensor.self)])
+/// ```
+public struct DAQCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "daq",
+        abstract: "Run data-acquisition pipelines described in YAML.",
+        discussion: """
+            A pipeline wires sources (a generator, a file, stdin, devices, recordings) through \
+            transforms (filter, select, rename, throttle, window, …) into sinks (console, files, \
+            loggers, network). `daq plugins` lists every type this build knows.
+
+            Exit status:
+              0   success
+              1   runtime failure (a stage failed; the run's files hold what was written)
+              2   invalid configuration (every problem is printed as FILE:LINE:COLUMN)
+              64  usage error (unknown option, missing argument)
+              130 cancelled by a second SIGINT/SIGTERM
+            """,
+        version: "0.1.0",
+        subcommands: [Run.self, Validate.self, Plugins.self]
+    )
+
+    public init() {}
+
+    /// Runs `daq` with the given plugin types and exits.
+    ///
+    /// - Parameter plugins: every plugin type this build offers; pass `StandardPlugins.all`
+    ///   plus your own.
+    public static func main(plugins: [PluginDescriptor]) -> Never {
+        do {
+            PluginSet.current = try PluginRegistry(plugins)
+        } catch {
+            printError("daq: \(error)")
+            Foundation.exit(70)
+        }
+        Self.main()
+        Foundation.exit(0)
+    }
+}
+
+/// The registry the commands use, set once by ``DAQCommand/main(plugins:)``.
+enum PluginSet {
+    private static let storage = Mutex<PluginRegistry?>(nil)
+
+    static var current: PluginRegistry {
+        get { storage.withLock { $0 } ?? (try! PluginRegistry(StandardPlugins.all)) }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
+
+/// Exit codes documented in `daq --help`.
+enum ExitStatus {
+    static let runtimeFailure = ExitCode(1)
+    static let invalidConfiguration = ExitCode(2)
+    static let cancelled = ExitCode(130)
+}
+
+import Foundation
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import DAQCore
+
+extension DAQCommand {
+    struct Plugins: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the plugin types this build knows, or describe one.",
+            subcommands: [List.self, Describe.self],
+            defaultSubcommand: List.self)
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List every source, transform and sink type.")
+
+            func run() {
+                let registry = PluginSet.current
+                for kind in PluginKind.allCases {
+                    let plugins = registry.plugins(of: kind)
+                    guard !plugins.isEmpty else { continue }
+                    print("\(kind.section):")
+                    let width = plugins.map(\.typeName.count).max() ?? 0
+                    for p in plugins {
+                        print("  \(p.typeName.padding(toLength: width, withPad: " ", startingAt: 0))  \(p.summary)")
+                    }
+                }
+                print("\nRun 'daq plugins describe TYPE' for a type's keys.")
+            }
+        }
+
+        struct Describe: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Print a plugin type's configuration keys: name, type, default, meaning.")
+
+            @Argument(help: "The plugin type, e.g. window.")
+            var type: String
+
+            @Option(help: "source, transform or sink, when the name exists as several kinds.")
+            var kind: PluginKind?
+
+            func run() throws {
+                let registry = PluginSet.current
+                var found = registry.plugins(named: type)
+                if let kind { found = found.filter { $0.kind == kind } }
+                guard !found.isEmpty else {
+                    let all = registry.all.map(\.typeName)
+                    var message = "unknown plugin type '\(type)'"
+                    if let guess = DidYouMean.best(type, in: all) { message += " (did you mean '\(guess)'?)" }
+                    printError("daq: \(message); run 'daq plugins' for the list")
+                    throw ExitStatus.invalidConfiguration
+                }
+                print(found.map(PluginDocumentation.text).joined(separator: "\n"))
+            }
+        }
+    }
+}
+
+extension PluginKind: ExpressibleByArgument {}
+
+/// The text `daq plugins describe` prints for one plugin.
+enum PluginDocumentation {
+    static func text(_ p: PluginDescriptor) -> String {
+        var lines = ["\(p.typeName) (\(p.kind.rawValue), \(p.module))", "  \(p.summary)", ""]
+        let common = p.kind == .source ? [] : [
+            ConfigKey.required("inputs", "[string]", "Components this one reads."),
+            ConfigKey("buffer", "{size, when_full}", default: "{size: 16384, when_full: block}", "Input buffer: samples, and block | drop_oldest | drop_newest."),
+        ]
+        let keys = common + p.configKeys
+        if keys.isEmpty {
+            lines.append("  (no keys besides 'type')")
+        } else {
+            let rows = keys.map { k in
+                (k.name, k.type, k.required ? "required" : (k.defaultValue.map { "default \($0)" } ?? "optional"), k.doc)
+            }
+            let w0 = rows.map(\.0.count).max()!, w1 = rows.map(\.1.count).max()!, w2 = rows.map(\.2.count).max()!
+            lines.append("  keys:")
+            for r in rows {
+                lines.append(
+                    "    " + r.0.padding(toLength: w0, withPad: " ", startingAt: 0) + "  "
+                        + r.1.padding(toLength: w1, withPad: " ", startingAt: 0) + "  "
+                        + r.2.padding(toLength: w2, withPad: " ", startingAt: 0) + "  " + r.3)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+import Foundation

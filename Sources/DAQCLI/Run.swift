@@ -1,0 +1,124 @@
+import ArgumentParser
+import DAQCore
+import Dispatch
+import Foundation
+
+extension DAQCommand {
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a pipeline until its sources end, a limit is reached, or it is interrupted.",
+            discussion: """
+                The first SIGINT (Ctrl-C) or SIGTERM stops gracefully: sources stop, buffers drain, \
+                sinks flush and close, and daq exits 0 with a summary. A second one cancels at once \
+                (exit 130). A run whose sources are all finite ends by itself once everything has drained.
+
+                On a terminal a status line shows samples/s per stage; --events jsonl writes every \
+                event (state changes, step changes, sent/delivered/failed, drops) as a JSON line to \
+                standard error.
+
+                Examples:
+                  daq run pipelines/hello.yaml
+                  daq run walk.yaml --set sinks.log.directory=out/trial --duration 60
+                  COUNT=1000000 daq run pipelines/bench-engine.yaml
+                """)
+
+        @Argument(help: "The pipeline file.")
+        var file: String
+
+        @Option(name: .customLong("set"), help: "Override a key: --set sinks.log.directory=out (repeatable).")
+        var overrides: [String] = []
+
+        @Option(help: "Stop after this many seconds of run-clock time (2.5, 500ms, 1m).")
+        var duration: String?
+
+        @Option(help: "Stop after sources have emitted this many samples.")
+        var maxSamples: Int?
+
+        @Option(help: "Write events to standard error: jsonl or none.")
+        var events: EventsFormat = .none
+
+        @Option(help: "The live status line: auto (on a terminal), always or never.")
+        var status: StatusMode = .auto
+
+        @Option(help: "Seconds between sink flushes; 0 flushes only at the end.")
+        var flushInterval: Double = 1
+
+        @Option(help: "The most samples a source reads per batch.")
+        var batchSize: Int = 1024
+
+        @Flag(help: "Print no summary.")
+        var quiet = false
+
+        func validate() throws {
+            if let duration, Seconds.parse(duration) == nil || Seconds.parse(duration)! <= 0 {
+                throw ValidationError("--duration expects a positive duration such as 60, 2.5, 500ms or 1m")
+            }
+            if let maxSamples, maxSamples < 1 { throw ValidationError("--max-samples must be at least 1") }
+            if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+            if flushInterval < 0 { throw ValidationError("--flush-interval must be 0 or more") }
+        }
+
+        func run() throws {
+            let spec: PipelineSpec
+            do {
+                spec = try PipelineLoader(registry: PluginSet.current, overrides: overrides).load(file: file)
+            } catch {
+                for d in error.diagnostics { printError(d.description) }
+                throw ExitStatus.invalidConfiguration
+            }
+            for w in spec.warnings { printError(w.description) }
+            let options = RunOptions(
+                maxSamples: maxSamples, duration: duration.flatMap(Seconds.parse), batchSize: batchSize,
+                flushInterval: flushInterval)
+            var observers: [any PipelineObserver] = [FailureReporter()]
+            if events == .jsonl { observers.append(JSONLinesEventWriter()) }
+            let run: PipelineRun
+            do {
+                run = try PipelineRun(spec: spec, options: options, observers: observers)
+                try run.start()
+            } catch {
+                printError("daq: cannot start \(file): \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+            let signals = SignalHandler(run: run)
+            let statusLine = StatusLine(run: run, enabled: status.enabled)
+            let result = run.wait()
+            statusLine.stop()
+            signals.restore()
+            if !quiet { printError(RunSummary.text(result, pipeline: spec.name)) }
+            switch result.state {
+            case .finished: return
+            case .cancelled: throw ExitStatus.cancelled
+            default: throw ExitStatus.runtimeFailure
+            }
+        }
+    }
+
+    enum EventsFormat: String, ExpressibleByArgument, CaseIterable {
+        case jsonl, none
+    }
+
+    enum StatusMode: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+
+        var enabled: Bool {
+            switch self {
+            case .auto: return isatty(STDERR_FILENO) == 1
+            case .always: return true
+            case .never: return false
+            }
+        }
+    }
+}
+
+/// Prints failures and warnings as they happen, so a long run does not hide them until the end.
+final class FailureReporter: PipelineObserver {
+    func handle(_ event: PipelineEvent) {
+        switch event {
+        case .failed(let c, let m): printError("daq: error: \(c ?? "pipeline"): \(m)")
+        case .warning(let c, let m): printError("daq: warning: \(c): \(m)")
+        case .sinkFailed(let s, let n, let m): printError("daq: error: \(s): \(n) samples not delivered: \(m)")
+        default: break
+        }
+    }
+}

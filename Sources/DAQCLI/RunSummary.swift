@@ -1,0 +1,97 @@
+import DAQCore
+import Foundation
+
+/// The summary `daq run` prints at the end: how the run ended and every stage's counters.
+enum RunSummary {
+    static func text(_ result: RunResult, pipeline: String) -> String {
+        let seconds = max(result.endDate - result.startDate, 0)
+        var lines = ["\(pipeline): \(result.state.rawValue) in \(String(format: "%.2f", seconds)) s"]
+        if let failure = result.failure { lines.append("  failure: \(failure)") }
+        let header = ["stage", "type", "in", "out", "dropped", "errors", "sent", "delivered", "failed"]
+        var rows = [header]
+        for s in result.stages {
+            let sink = s.kind == .sink
+            rows.append([
+                s.name, s.type, s.kind == .source ? "-" : "\(s.samplesIn)", sink ? "-" : "\(s.samplesOut)",
+                "\(s.dropped)", "\(s.errors)", sink ? "\(s.sent)" : "-", sink ? "\(s.delivered)" : "-",
+                sink ? "\(s.failed)" : "-",
+            ])
+        }
+        let widths = header.indices.map { c in rows.map { $0[c].count }.max()! }
+        for r in rows {
+            lines.append("  " + r.enumerated().map { c, v in
+                c < 2 ? v.padding(toLength: widths[c], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[c] - v.count) + v
+            }.joined(separator: "  "))
+        }
+        if let source = result.stages.first(where: { $0.kind == .source }), seconds > 0 {
+            let total = result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
+            lines.append("  sources: \(total) samples, \(rate(Double(total) / seconds)) samples/s" + (source.name.isEmpty ? "" : ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// 12.3k, 4.56M: rates as people read them.
+    static func rate(_ r: Double) -> String {
+        if r >= 1e6 { return String(format: "%.2fM", r / 1e6) }
+        if r >= 1e3 { return String(format: "%.1fk", r / 1e3) }
+        return String(format: "%.0f", r)
+    }
+}
+
+/// `--events jsonl`: one JSON object per event on standard error.
+final class JSONLinesEventWriter: PipelineObserver {
+    private let lock = NSLock()
+
+    func handle(_ event: PipelineEvent) {
+        var f = Fields()
+        f["time"] = .double(Date().timeIntervalSince1970)
+        switch event {
+        case .state(let c, let from, let to):
+            f["event"] = "state"
+            f["component"] = c.map(Value.string) ?? .null
+            f["from"] = .string(from.rawValue)
+            f["to"] = .string(to.rawValue)
+        case .failed(let c, let m):
+            f["event"] = "failed"
+            f["component"] = c.map(Value.string) ?? .null
+            f["message"] = .string(m)
+        case .timeout(let c, let m):
+            f["event"] = "timeout"
+            f["component"] = .string(c)
+            f["message"] = .string(m)
+        case .stepChanged(let p, let u):
+            f["event"] = "step"
+            f["stepPath"] = .string(p)
+            f["uptime"] = .double(u)
+        case .sent(let s, let n, let b):
+            f["event"] = "sent"
+            f["component"] = .string(s)
+            f["samples"] = .int(Int64(n))
+            f["bytes"] = .int(Int64(b))
+        case .delivered(let s, let n, let b):
+            f["event"] = "delivered"
+            f["component"] = .string(s)
+            f["samples"] = .int(Int64(n))
+            f["bytes"] = .int(Int64(b))
+        case .sinkFailed(let s, let n, let m):
+            f["event"] = "sink_failed"
+            f["component"] = .string(s)
+            f["samples"] = .int(Int64(n))
+            f["message"] = .string(m)
+        case .dropped(let c, let n):
+            f["event"] = "dropped"
+            f["component"] = .string(c)
+            f["samples"] = .int(Int64(n))
+        case .warning(let c, let m):
+            f["event"] = "warning"
+            f["component"] = .string(c)
+            f["message"] = .string(m)
+        }
+        var out: [UInt8] = []
+        JSONEncoding.append(.object(f), to: &out)
+        out.append(0x0A)
+        lock.lock()
+        FileHandle.standardError.write(Data(out))
+        lock.unlock()
+    }
+}

@@ -1,0 +1,42 @@
+import DAQCore
+import Dispatch
+import Foundation
+
+/// SIGINT and SIGTERM for `daq run`: the first stops gracefully, the second cancels.
+///
+/// Signals are taken through `DispatchSource`s on one private serial queue, so nothing runs in
+/// an async-signal context.
+final class SignalHandler: Sendable {
+    private let queue = DispatchQueue(label: "daq.signals")
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+    nonisolated(unsafe) private var count = 0
+
+    init(run: PipelineRun) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler { [unowned self] in
+                self.count += 1
+                if self.count == 1 {
+                    printError("\ndaq: stopping: draining buffers and closing sinks (signal again to cancel)")
+                    run.stop()
+                } else {
+                    printError("daq: cancelling")
+                    run.cancel()
+                }
+            }
+            source.activate()
+            sources.append(source)
+        }
+    }
+
+    /// Restores default signal handling.
+    func restore() {
+        queue.sync {
+            for s in sources { s.cancel() }
+            sources = []
+        }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

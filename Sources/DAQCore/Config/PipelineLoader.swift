@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+import Yams
+
+/// Loads and validates pipeline files.
+///
+/// Validation does not stop at the first problem: it reports every one it can find, each at
+/// the line and column of the node it is about, the way a compiler does.
+public struct PipelineLoader: Sendable {
+    /// The plugin types components may name.
+    public var registry: PluginRegistry
+    /// Values for `${VAR}`.
+    public var environment: [String: String]
+    /// `key.path=value` overrides, applied after substitution.
+    public var overrides: [String]
+
+    static let topLevelKeys = ["name", "clock", "speed", "steps", "sources", "transforms", "sinks"]
+
+    /// Creates a loader.
+    public init(
+        registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
+        overrides: [String] = []
+    ) {
+        self.registry = registry
+        self.environment = environment
+        self.overrides = overrides
+    }
+
+    /// Loads the pipeline at `path`.
+    /// - Throws: ``ConfigError`` with every diagnostic when the file has errors.
+    public func load(file path: String) throws(ConfigError) -> PipelineSpec {
+        let text = try PipelineSource.read(path)
+        return try load(text: text, file: path)
+    }
+
+    /// Loads a pipeline from text; `file` names it in diagnostics.
+    /// - Throws: ``ConfigError`` with every diagnostic when the text has errors.
+    public func load(text: String, file: String) throws(ConfigError) -> PipelineSpec {
+        var v = Validation(file: file, registry: registry)
+        let root: Node
+        do {
+            guard let composed = try Yams.compose(yaml: text) else {
+                throw ConfigError([
+                    Diagnostic(file: file, message: "empty file; expected a mapping with 'sources' and 'sinks'")
+                ])
+            }
+            root = composed
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError(YAMLErrorDiagnostics.diagnostics(for: error, file: file, text: text))
+        }
+        guard case .mapping = root else {
+            throw ConfigError([
+                Diagnostic(
+                    file: file, line: root.mark?.line, column: root.mark?.column,
+                    message: "the top level is \(root.kindName); expected a mapping with 'sources' and 'sinks'")
+            ])
+        }
+        var unset: [EnvironmentSubstitution.Unset] = []
+        var tree = EnvironmentSubstitution(environment: environment).apply(root, unset: &unset)
+        for u in unset {
+            v.error(
+                line: u.mark?.line, column: u.mark.map { $0.column + u.offset }, path: "",
+                "environment variable '\(u.name)' is not set and has no default (write ${\(u.name):-default})")
+        }
+        for text in overrides {
+            let entry = try Overrides.parse(text)
+            tree = Overrides.apply(entry, to: tree)
+            v.overridden.insert(entry.path.joined(separator: "."))
+        }
+        let spec = v.validate(tree, defaultName: Self.defaultName(file), hash: Self.hash(text, overrides))
+        if v.diagnostics.contains(where: { $0.severity == .error }) {
+            throw ConfigError(v.diagnostics.sorted(by: Self.fileOrder))
+        }
+        var result = spec!
+        result.warnings = v.diagnostics.sorted(by: Self.fileOrder)
+        return result
+    }
+
+    static func defaultName(_ file: String) -> String {
+        let base = (file as NSString).lastPathComponent
+        return (base as NSString).deletingPathExtension.isEmpty ? "pipeline" : (base as NSString).deletingPathExtension
+    }
+
+    static func hash(_ text: String, _ overrides: [String]) -> String {
+        var h = SHA256()
+        h.update(data: Data(text.utf8))
+        for o in overrides { h.update(data: Data(("\n--set " + o).utf8)) }
+        return h.finalize().map { String($0, radix: 16).leftPadded(2) }.joined()
+    }
+
+    static func fileOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        (a.line ?? Int.max, a.column ?? 0) < (b.line ?? Int.max, b.column ?? 0)
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

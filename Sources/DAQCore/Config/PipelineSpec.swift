@@ -1,0 +1,104 @@
+import Yams
+
+/// How the run clock advances.
+public enum ClockMode: String, Sendable, Hashable, CaseIterable, ConfigEnum {
+    /// Wall time: live sources stamp samples as they arrive.
+    case realtime
+    /// Recorded time, paced by `speed` (1 = as recorded).
+    case replay
+    /// As fast as the data allow; timers fire by data time.
+    case virtual
+}
+
+/// What an edge buffer does when it is full.
+public enum WhenFull: String, Sendable, Hashable, CaseIterable, ConfigEnum {
+    /// The producer waits: backpressure reaches the source.
+    case block
+    /// The oldest buffered samples are dropped and counted.
+    case drop_oldest
+    /// The incoming samples are dropped and counted.
+    case drop_newest
+}
+
+/// The input buffer of a transform or sink.
+public struct BufferSpec: Sendable, Hashable, Decodable {
+    /// Capacity in samples.
+    public var size: Int
+    /// The policy when full.
+    public var whenFull: WhenFull
+
+    /// The default: 16,384 samples, `block`.
+    public static let `default` = BufferSpec(size: 16_384, whenFull: .block)
+
+    /// Creates a buffer specification.
+    public init(size: Int, whenFull: WhenFull) {
+        self.size = size
+        self.whenFull = whenFull
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case size
+        case whenFull = "when_full"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        size = try c.decodeIfPresent(Int.self, forKey: .size) ?? Self.default.size
+        whenFull = try c.decodeIfPresent(WhenFull.self, forKey: .whenFull) ?? Self.default.whenFull
+    }
+}
+
+/// One entry of the `steps` schedule.
+public struct StepSpec: Sendable, Hashable {
+    /// The step path that becomes current, `/`-separated.
+    public var path: String
+    /// Run-clock seconds at which it becomes current.
+    public var at: Double
+
+    /// Creates a step.
+    public init(path: String, at: Double) {
+        self.path = path
+        self.at = at
+    }
+}
+
+/// One validated component.
+public struct ComponentSpec: Sendable {
+    /// Its name in the pipeline.
+    public var name: String
+    /// Source, transform or sink.
+    public var kind: PluginKind
+    /// The plugin type.
+    public var plugin: PluginDescriptor
+    /// The components it reads, in the order given.
+    public var inputs: [String]
+    /// Its input buffer.
+    public var buffer: BufferSpec
+    /// The decoded configuration.
+    public var configuration: any PluginConfiguration
+}
+
+/// A validated pipeline, ready to run.
+public struct PipelineSpec: Sendable {
+    /// The pipeline's name.
+    public var name: String
+    /// The clock mode.
+    public var clock: ClockMode
+    /// The replay pace.
+    public var speed: Double
+    /// The step schedule, times increasing.
+    public var steps: [StepSpec]
+    /// Every component, sources first, then transforms, then sinks, each in file order.
+    public var components: [ComponentSpec]
+    /// The file it came from.
+    public var file: String
+    /// SHA-256 of the effective configuration text, hex.
+    public var configHash: String
+    /// Warnings found while validating.
+    public var warnings: [Diagnostic]
+
+    /// The component named `name`.
+    public func component(_ name: String) -> ComponentSpec? {
+        components.first { $0.name == name }
+    }
+}

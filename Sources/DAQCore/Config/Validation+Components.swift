@@ -1,0 +1,187 @@
+import Yams
+
+/// A component as seen during validation: where it is, what it reads, and its spec when valid.
+struct ComponentEntry {
+    var name: String
+    var kind: PluginKind
+    var keyNode: Node
+    var inputs: [(name: String, node: Node)]
+    var spec: ComponentSpec?
+}
+
+extension Validation {
+    /// Keys every component of `kind` accepts besides its plugin's own.
+    static func commonKeys(_ kind: PluginKind) -> [String] {
+        kind == .source ? ["type"] : ["type", "inputs", "buffer"]
+    }
+
+    mutating func validateComponents(_ root: Node) -> [ComponentEntry] {
+        var entries: [ComponentEntry] = []
+        var seen: [String: String] = [:]
+        for kind in PluginKind.allCases {
+            guard let section = root.pair(kind.section), !section.value.isNullScalar else {
+                if kind != .transform {
+                    error(line: root.mark?.line ?? 1, column: root.mark?.column ?? 1, path: kind.section,
+                        "missing '\(kind.section)': a pipeline needs at least one \(kind.rawValue)")
+                }
+                continue
+            }
+            guard let pairs = section.value.pairs else {
+                error(section.value, kind.section, "expected a mapping of component names to components, found \(section.value.kindName)")
+                continue
+            }
+            if pairs.isEmpty && kind != .transform {
+                error(section.value, kind.section, "a pipeline needs at least one \(kind.rawValue)")
+            }
+            for (key, value) in pairs {
+                guard let name = key.string, !name.isEmpty, !key.isNullScalar else {
+                    error(key, kind.section, "a component name must be a non-empty string")
+                    continue
+                }
+                let path = "\(kind.section).\(name)"
+                if name.contains(where: { $0 == "." || $0 == "/" || $0 == " " }) {
+                    error(key, path, "component names may not contain '.', '/' or spaces")
+                }
+                if let other = seen[name] {
+                    error(key, path, "the name '\(name)' is already used by \(other).\(name); names are unique across sections")
+                    continue
+                }
+                seen[name] = kind.section
+                entries.append(validateComponent(name: name, kind: kind, key: key, value: value, path: path))
+            }
+        }
+        return entries
+    }
+
+    mutating func validateComponent(name: String, kind: PluginKind, key: Node, value: Node, path: String) -> ComponentEntry {
+        var entry = ComponentEntry(name: name, kind: kind, keyNode: key, inputs: [], spec: nil)
+        guard let pairs = value.pairs else {
+            error(value.isNullScalar ? key : value, path, "expected a mapping with 'type', found \(value.kindName)")
+            return entry
+        }
+        entry.inputs = validateInputs(kind: kind, component: value, key: key, path: path)
+        guard let typePair = value.pair("type") else {
+            error(key, path, "missing required key 'type'")
+            return entry
+        }
+        guard let typeName = typePair.value.scalar?.string, !typePair.value.isNullScalar else {
+            error(typePair.value, "\(path).type", "expected a plugin type name, found \(typePair.value.kindName)")
+            return entry
+        }
+        guard let plugin = registry.lookup(kind, typeName) else {
+            let known = registry.plugins(of: kind).map(\.typeName)
+            var message = "unknown \(kind.rawValue) type '\(typeName)'"
+            if let guess = DidYouMean.best(typeName, in: known) { message += " (did you mean '\(guess)'?)" }
+            let elsewhere = registry.plugins(named: typeName).map(\.kind.rawValue)
+            if !elsewhere.isEmpty { message += "; '\(typeName)' is a \(elsewhere.joined(separator: " and ")) type" }
+            message += "; known \(kind.rawValue) types: \(known.joined(separator: ", "))"
+            error(typePair.value, "\(path).type", message)
+            return entry
+        }
+        let common = Self.commonKeys(kind)
+        let allowed = common + plugin.configKeys.map(\.name)
+        var pluginPairs: [(Node, Node)] = []
+        for (k, v) in pairs {
+            let keyName = k.string ?? "?"
+            if common.contains(keyName) { continue }
+            if kind == .source, keyName == "inputs" || keyName == "buffer" {
+                error(k, "\(path).\(keyName)", "a source reads no other component, so it takes no '\(keyName)'")
+                continue
+            }
+            guard allowed.contains(keyName) else {
+                var message = "unknown key '\(keyName)' for \(kind.rawValue) type '\(typeName)'"
+                if let guess = DidYouMean.best(keyName, in: allowed) { message += " (did you mean '\(guess)'?)" }
+                message += "; see 'daq plugins describe \(typeName)'"
+                error(k, "\(path).\(keyName)", message)
+                continue
+            }
+            pluginPairs.append((k, v))
+        }
+        let buffer = validateBuffer(value.pair("buffer"), path: path)
+        let configNode = Node.mapping(Node.Mapping(pluginPairs, Tag(.map), .block, value.mark))
+        do {
+            let configuration = try plugin.decodeConfiguration(configNode)
+            entry.spec = ComponentSpec(
+                name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name), buffer: buffer ?? .default,
+                configuration: configuration)
+        } catch let issue as ConfigIssue {
+            let located = DecodingErrorLocator(root: configNode).node(at: issue.path.map { AnyKey($0) })
+            let node = located.complete ? located.node : (located.keyNode ?? key)
+            let quoted = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+            error(node, ([path] + issue.path).joined(separator: "."), issue.message, offset: (issue.offset ?? 0) + (quoted ? 1 : 0))
+        } catch let decoding as DecodingError {
+            let (message, node, keys) = DecodingErrorLocator(root: configNode).describe(decoding)
+            let target = node.mark == nil || node == configNode ? key : node
+            error(target, ([path] + keys).joined(separator: "."), message)
+        } catch let other {
+            error(key, path, "\(other)")
+        }
+        return entry
+    }
+
+    mutating func validateInputs(kind: PluginKind, component: Node, key: Node, path: String) -> [(name: String, node: Node)] {
+        guard kind != .source else { return [] }
+        guard let pair = component.pair("inputs") else {
+            error(key, path, "missing 'inputs': a \(kind.rawValue) reads at least one component")
+            return []
+        }
+        var names: [(String, Node)] = []
+        switch pair.value {
+        case .scalar(let s) where !pair.value.isNullScalar:
+            names = [(s.string, pair.value)]
+        case .sequence(let seq):
+            for item in seq {
+                guard let s = item.scalar?.string, !item.isNullScalar else {
+                    error(item, "\(path).inputs", "expected a component name, found \(item.kindName)")
+                    continue
+                }
+                names.append((s, item))
+            }
+            if seq.isEmpty { error(pair.value, "\(path).inputs", "a \(kind.rawValue) reads at least one component") }
+        default:
+            error(pair.value, "\(path).inputs", "expected a component name or a list of names, found \(pair.value.kindName)")
+        }
+        return names.map { (name: $0.0, node: $0.1) }
+    }
+
+    mutating func validateBuffer(_ pair: (key: Node, value: Node)?, path: String) -> BufferSpec? {
+        guard let pair else { return nil }
+        let p = "\(path).buffer"
+        guard let pairs = pair.value.pairs else {
+            error(pair.value, p, "expected a mapping {size, when_full}, found \(pair.value.kindName)")
+            return nil
+        }
+        for (k, _) in pairs where !["size", "when_full"].contains(k.string ?? "") {
+            let name = k.string ?? "?"
+            let guess = DidYouMean.best(name, in: ["size", "when_full"]).map { " (did you mean '\($0)'?)" } ?? ""
+            error(k, "\(p).\(name)", "unknown key '\(name)'\(guess); expected size and when_full")
+        }
+        var spec = BufferSpec.default
+        if let size = pair.value.pair("size") {
+            if let n = size.value.scalar.flatMap({ Int($0.string) }) {
+                if n >= 1 { spec.size = n } else { error(size.value, "\(p).size", "must be at least 1 sample, found \(n)") }
+            } else {
+                error(size.value, "\(p).size", "expected a number of samples, found \(describe(size.value))")
+            }
+        }
+        if let policy = decodeEnum(WhenFull.self, pair.value.pair("when_full"), "\(p).when_full") {
+            spec.whenFull = policy
+        }
+        return spec
+    }
+}
+
+/// A coding key built from a string, to walk a node tree by an issue's path.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) {
+        stringValue = string
+        intValue = Int(string)
+    }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) {
+        stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

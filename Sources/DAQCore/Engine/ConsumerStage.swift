@@ -1,0 +1,98 @@
+import Dispatch
+
+/// The drain loop shared by transforms and sinks: take batches from the inbox while the
+/// outputs have room, hand each to `consume`, and end once every input has ended.
+class ConsumerStage: StageRuntime, @unchecked Sendable {
+    /// Batches handled per turn before yielding the pool to other stages.
+    static let batchesPerTurn = 16
+    private var ended = false
+
+    /// Handles one batch. Subclasses override.
+    func consume(_ batch: Batch) throws {}
+
+    /// Called once after the last batch. Subclasses override.
+    func endOfInput() throws {}
+
+    override func wake() {
+        queue.async { self.drain() }
+    }
+
+    /// Runs on `queue`.
+    func drain() {
+        guard !ended else { return }
+        if pipeline?.isCancelled == true || lifecycle.state == .failed {
+            inbox?.discardAll()
+        }
+        for _ in 0..<Self.batchesPerTurn {
+            guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
+            switch inbox!.take() {
+            case .empty:
+                return
+            case .ended:
+                finish()
+                return
+            case .batch(let batch):
+                stats.withLock { $0.samplesIn += batch.count }
+                do {
+                    try consume(batch)
+                } catch {
+                    fail("\(error)")
+                    return
+                }
+            }
+        }
+        queue.async { self.drain() }
+    }
+
+    private func fail(_ message: String) {
+        noteError(message, fatal: true)
+        move(to: .failed)
+        inbox?.discardAll()
+        pipeline?.stageFailed(self)
+        // Keep draining so producers are never left waiting; the inbox now refuses everything.
+        queue.async { self.drain() }
+    }
+
+    private func finish() {
+        ended = true
+        if lifecycle.state == .failed {
+            finishStage(.failed)
+            return
+        }
+        do {
+            try endOfInput()
+            finishStage(pipeline?.isCancelled == true ? .cancelled : .finished)
+        } catch {
+            noteError("\(error)", fatal: true)
+            pipeline?.stageFailed(self)
+            finishStage(.failed)
+        }
+    }
+}
+
+/// Runs a ``Transform``.
+final class TransformStage: ConsumerStage, @unchecked Sendable {
+    let transform: any Transform
+
+    init(name: String, type: String, transform: any Transform, pool: DispatchQueue) {
+        self.transform = transform
+        super.init(name: name, kind: .transform, type: type, pool: pool)
+    }
+
+    override var plugin: AnyObject? { transform }
+
+    override func startPlugin() throws {
+        try transform.start(context: context)
+    }
+
+    override func consume(_ batch: Batch) throws {
+        var b = batch
+        try transform.process(&b, context: context)
+        emit(b)
+    }
+
+    override func endOfInput() throws {
+        if pipeline?.isCancelled == true { return }
+        emit(try transform.finish(context: context))
+    }
+}

@@ -1,0 +1,42 @@
+import Dispatch
+
+/// A stage outside any pipeline: what `DAQTesting` runs a single plugin in. Emitted batches and
+/// events go to closures, synchronously, so a harness needs no threads and no waiting.
+final class DetachedStage: StageRuntime, @unchecked Sendable {
+    let onEmit: @Sendable (Batch) -> Void
+    let onEvent: @Sendable (PipelineEvent) -> Void
+
+    init(name: String, kind: PluginKind, onEmit: @escaping @Sendable (Batch) -> Void, onEvent: @escaping @Sendable (PipelineEvent) -> Void) {
+        self.onEmit = onEmit
+        self.onEvent = onEvent
+        super.init(name: name, kind: kind, type: "detached", pool: DispatchQueue(label: "daq.detached"))
+    }
+
+    override func publish(_ event: PipelineEvent) { onEvent(event) }
+    override func emitFromPlugin(_ batch: Batch) { onEmit(batch) }
+    override func wake() {}
+}
+
+extension StageContext {
+    /// A context outside any pipeline, for running one plugin by hand (see `DAQTesting`).
+    ///
+    /// - Parameters:
+    ///   - name: The component name the plugin sees.
+    ///   - clock: The run clock; a virtual one for tests.
+    ///   - steps: The step schedule.
+    ///   - onEmit: Receives batches the plugin emits outside `process`.
+    ///   - onEvent: Receives the events the plugin reports.
+    public static func detached(
+        name: String, kind: PluginKind, clock: RunClock, steps: [StepSpec] = [],
+        onEmit: @escaping @Sendable (Batch) -> Void = { _ in },
+        onEvent: @escaping @Sendable (PipelineEvent) -> Void = { _ in }
+    ) -> StageContext {
+        let stage = DetachedStage(name: name, kind: kind, onEmit: onEmit, onEvent: onEvent)
+        let context = StageContext(stage: stage, pipelineName: "detached", clock: clock, steps: steps, runDirectory: nil)
+        // In a pipeline the run owns its stages; here nothing else does, so the context keeps its
+        // stage alive (a cycle that lives as long as the harness using it).
+        context.owner = stage
+        stage.context = context
+        return context
+    }
+}

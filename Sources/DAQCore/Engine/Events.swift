@@ -1,0 +1,83 @@
+/// Something that happened in a run. Observers receive these; `--events jsonl` prints them.
+public enum PipelineEvent: Sendable, Equatable {
+    /// The pipeline (`component == nil`) or a stage changed state.
+    case state(component: String?, from: LifecycleState, to: LifecycleState)
+    /// A stage or the pipeline failed.
+    case failed(component: String?, message: String)
+    /// A stage gave up waiting (a scan session, a device).
+    case timeout(component: String, message: String)
+    /// The run's step path changed at run-clock `uptime`.
+    case stepChanged(path: String, uptime: Double)
+    /// A sink wrote a batch to its output stream.
+    case sent(sink: String, samples: Int, bytes: Int)
+    /// A sink's destination acknowledged samples (flushed, fsync'd, HTTP 2xx, broker ack).
+    case delivered(sink: String, samples: Int, bytes: Int)
+    /// A sink could not deliver samples.
+    case sinkFailed(sink: String, samples: Int, message: String)
+    /// A buffer dropped samples under a `drop_*` policy.
+    case dropped(component: String, samples: Int)
+    /// A stage reported a problem it recovered from (a bad row skipped).
+    case warning(component: String, message: String)
+}
+
+/// Receives run events. Every method has an empty default, so a type implements only what it
+/// needs; ``handle(_:)`` routes each event to its method.
+///
+/// Callbacks may arrive on any queue and must not block: the engine calls them inline.
+public protocol PipelineObserver: AnyObject, Sendable {
+    func handle(_ event: PipelineEvent)
+    func started(_ component: String?)
+    func stopped(_ component: String?)
+    func paused(_ component: String?)
+    func resumed(_ component: String?)
+    func failed(_ component: String?, message: String)
+    func timeout(_ component: String, message: String)
+    func cancelled(_ component: String?)
+    func stepChanged(path: String, uptime: Double)
+    func sent(sink: String, samples: Int, bytes: Int)
+    func delivered(sink: String, samples: Int, bytes: Int)
+    func sinkFailed(sink: String, samples: Int, message: String)
+}
+
+extension PipelineObserver {
+    public func handle(_ event: PipelineEvent) {
+        switch event {
+        case .state(let c, .paused, .running): resumed(c)
+        case .state(let c, _, .running): started(c)
+        case .state(let c, _, .finished): stopped(c)
+        case .state(let c, _, .paused): paused(c)
+        case .state(let c, _, .cancelled): cancelled(c)
+        case .state: break
+        case .failed(let c, let m): failed(c, message: m)
+        case .timeout(let c, let m): timeout(c, message: m)
+        case .stepChanged(let p, let u): stepChanged(path: p, uptime: u)
+        case .sent(let s, let n, let b): sent(sink: s, samples: n, bytes: b)
+        case .delivered(let s, let n, let b): delivered(sink: s, samples: n, bytes: b)
+        case .sinkFailed(let s, let n, let m): sinkFailed(sink: s, samples: n, message: m)
+        case .dropped, .warning: break
+        }
+    }
+    public func started(_ component: String?) {}
+    public func stopped(_ component: String?) {}
+    public func paused(_ component: String?) {}
+    public func resumed(_ component: String?) {}
+    public func failed(_ component: String?, message: String) {}
+    public func timeout(_ component: String, message: String) {}
+    public func cancelled(_ component: String?) {}
+    public func stepChanged(path: String, uptime: Double) {}
+    public func sent(sink: String, samples: Int, bytes: Int) {}
+    public func delivered(sink: String, samples: Int, bytes: Int) {}
+    public func sinkFailed(sink: String, samples: Int, message: String) {}
+}
+
+/// An observer made of one closure that sees every event.
+public final class ClosureObserver: PipelineObserver {
+    private let body: @Sendable (PipelineEvent) -> Void
+
+    /// Creates an observer calling `body` for every event.
+    public init(_ body: @escaping @Sendable (PipelineEvent) -> Void) {
+        self.body = body
+    }
+
+    public func handle(_ event: PipelineEvent) { body(event) }
+}

@@ -1,0 +1,47 @@
+/// How one run is carried out, beyond what the pipeline file says.
+public struct RunOptions: Sendable {
+    /// Stop gracefully once sources have emitted this many samples in all.
+    public var maxSamples: Int?
+    /// Stop gracefully at this run-clock time: samples stamped later are not emitted.
+    public var duration: Double?
+    /// The most samples a source reads per batch.
+    public var batchSize: Int
+    /// Seconds between sink flushes; 0 flushes only at the end.
+    public var flushInterval: Double
+    /// Where sinks that write files put them, when the run has a directory.
+    public var runDirectory: String?
+
+    /// Creates options.
+    public init(
+        maxSamples: Int? = nil, duration: Double? = nil, batchSize: Int = 1024, flushInterval: Double = 1,
+        runDirectory: String? = nil
+    ) {
+        self.maxSamples = maxSamples
+        self.duration = duration
+        self.batchSize = batchSize
+        self.flushInterval = flushInterval
+        self.runDirectory = runDirectory
+    }
+}
+
+/// How a run ended.
+public struct RunResult: Sendable {
+    /// `finished`, `failed` or `cancelled`.
+    public var state: LifecycleState
+    /// Every stage's counters at the end, in pipeline order.
+    public var stages: [StageStatistics]
+    /// Wall time at start and end, seconds since 1970.
+    public var startDate: Double
+    public var endDate: Double
+    /// The first failure, `component: message`.
+    public var failure: String?
+}
+
+/// A run that could not start.
+public struct PipelineStartError: Error, CustomStringConvertible {
+    /// The component that failed to start.
+    public var component: String
+    /// Why.
+    public var message: String
+    public var description: String { "\(component): \(message)" }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+
+/// Runs a ``Sink``: writes batches with step markers woven in, reports sent and delivered,
+/// and flushes on an interval and at the end.
+final class SinkStage: ConsumerStage, @unchecked Sendable {
+    let sink: any Sink
+    let flushInterval: Double
+    private var markers: StepMarkers!
+    private var flushTimer: (any DispatchSourceTimer)?
+    private var dirty = false
+
+    init(name: String, type: String, sink: any Sink, flushInterval: Double, pool: DispatchQueue) {
+        self.sink = sink
+        self.flushInterval = flushInterval
+        super.init(name: name, kind: .sink, type: type, pool: pool)
+    }
+
+    override var plugin: AnyObject? { sink }
+
+    override func startPlugin() throws {
+        markers = StepMarkers(steps: context.steps, stream: name, startDate: context.startDate)
+        try sink.start(context: context)
+        try write(markers.start())
+        if flushInterval > 0 {
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            let interval = DispatchTimeInterval.nanoseconds(Int(flushInterval * 1e9))
+            t.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
+            t.setEventHandler { [weak self] in self?.periodicFlush() }
+            t.activate()
+            flushTimer = t
+        }
+    }
+
+    override func abortStarted() {
+        flushTimer?.cancel()
+        flushTimer = nil
+        try? sink.finish(context: context)
+    }
+
+    override func consume(_ batch: Batch) throws {
+        var woven = markers.weave(batch)
+        for change in markers.takeChanges() { pipeline?.noteStep(change) }
+        woven.stream = batch.stream
+        try write(woven)
+    }
+
+    private func write(_ batch: Batch) throws {
+        guard !batch.isEmpty else { return }
+        let before = stats.withLock { $0.bytes }
+        try sink.write(batch, context: context)
+        let bytes = stats.withLock { s -> Int in
+            s.samplesOut += batch.count
+            s.sent += batch.count
+            return s.bytes - before
+        }
+        dirty = true
+        pipeline?.publish(.sent(sink: name, samples: batch.count, bytes: bytes))
+    }
+
+    private func periodicFlush() {
+        guard dirty, !lifecycle.state.isFinal else { return }
+        do {
+            try sink.flush(context: context)
+            dirty = false
+        } catch {
+            noteError("flush failed: \(error)", fatal: false)
+        }
+    }
+
+    override func endOfInput() throws {
+        flushTimer?.cancel()
+        flushTimer = nil
+        if pipeline?.isCancelled != true {
+            let end = markers.stop(at: pipeline?.finalUptime() ?? context.clock.now())
+            for change in markers.takeChanges() { pipeline?.noteStep(change) }
+            try write(end)
+        }
+        try sink.flush(context: context)
+        try sink.finish(context: context)
+    }
+}

@@ -1,0 +1,158 @@
+import Dispatch
+import Synchronization
+
+/// Runs a ``Source``: pulls batches while downstream has room, stamps them, and paces them
+/// by the run clock with one strict `DispatchSourceTimer`.
+final class SourceStage: StageRuntime, @unchecked Sendable {
+    let source: any Source
+    let batchSize: Int
+    /// Read but not yet due.
+    private var pending: Batch?
+    private var status: SourceStatus = .more
+    private var stopRequested = false
+    private var pumpScheduled = false
+    private var timer: (any DispatchSourceTimer)?
+    private let wakeFlag = Mutex(false)
+
+    init(name: String, type: String, source: any Source, batchSize: Int, pool: DispatchQueue) {
+        self.source = source
+        self.batchSize = batchSize
+        super.init(name: name, kind: .source, type: type, pool: pool)
+    }
+
+    override var plugin: AnyObject? { source }
+
+    override func startPlugin() throws {
+        try source.start(context: context)
+    }
+
+    override func abortStarted() {
+        source.stop(context: context)
+    }
+
+    func begin() {
+        queue.async { self.pump() }
+    }
+
+    override func wake() {
+        let schedule = wakeFlag.withLock { w -> Bool in
+            if w { return false }
+            w = true
+            return true
+        }
+        if schedule { queue.async { self.wakeFlag.withLock { $0 = false }; self.pump() } }
+    }
+
+    override func requestStop() {
+        queue.async {
+            self.stopRequested = true
+            self.pump()
+        }
+    }
+
+    func resumeFromPause() {
+        queue.async { self.pump() }
+    }
+
+    private func scheduleRead() {
+        guard !pumpScheduled else { return }
+        pumpScheduled = true
+        queue.async {
+            self.pumpScheduled = false
+            self.pump()
+        }
+    }
+
+    /// One step of the read → stamp → pace → emit loop. Runs on `queue`.
+    private func pump() {
+        guard !lifecycle.state.isFinal else { return }
+        if stopRequested || pipeline?.isCancelled == true {
+            pending = nil
+            endSource(.finished)
+            return
+        }
+        if pipeline?.isPaused == true { return }
+        if var batch = pending {
+            guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
+            let due = dueCount(batch)
+            if due > 0 {
+                emit(batch.slice(0..<due))
+                batch = batch.slice(due..<batch.count)
+            }
+            if batch.isEmpty {
+                pending = nil
+            } else {
+                pending = batch
+                arm(for: batch.uptimes[0])
+                return
+            }
+        }
+        switch status {
+        case .finished:
+            endSource(.finished)
+            return
+        case .idle, .more:
+            break
+        }
+        guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
+        var batch = Batch(stream: name, capacity: batchSize)
+        do {
+            status = try source.read(into: &batch, limit: batchSize, context: context)
+        } catch {
+            noteError("\(error)", fatal: true)
+            endSource(.failed)
+            return
+        }
+        if !batch.isEmpty {
+            let limited = pipeline?.admit(&batch, from: self) ?? .open
+            stampSteps(&batch)
+            pending = batch
+            if limited == .reached { status = .finished }
+        }
+        if pending != nil || status != .idle { scheduleRead() }
+    }
+
+    /// Samples at the head of `batch` that the clock has reached.
+    private func dueCount(_ batch: Batch) -> Int {
+        let clock = context.clock
+        if clock.mode == .virtual {
+            if let last = batch.uptimes.last { clock.advance(to: last) }
+            return batch.count
+        }
+        let now = clock.now()
+        var n = 0
+        for u in batch.uptimes {
+            if u > now { break }
+            n += 1
+        }
+        return n
+    }
+
+    private func arm(for uptime: Double) {
+        guard let deadline = context.clock.deadline(forUptime: uptime) else { return }
+        if timer == nil {
+            let t = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+            t.setEventHandler { [weak self] in self?.pump() }
+            t.schedule(deadline: deadline, leeway: .nanoseconds(0))
+            t.activate()
+            timer = t
+        } else {
+            timer!.schedule(deadline: deadline, leeway: .nanoseconds(0))
+        }
+    }
+
+    /// Fills in step paths the source left empty, from the pipeline's step schedule.
+    private func stampSteps(_ batch: inout Batch) {
+        guard !context.steps.isEmpty else { return }
+        for i in 0..<batch.count where batch.stepPaths[i].isEmpty {
+            batch.setStepPath(context.stepPath(at: batch.uptimes[i]), at: i)
+        }
+    }
+
+    private func endSource(_ final: LifecycleState) {
+        timer?.cancel()
+        timer = nil
+        source.stop(context: context)
+        finishStage(final == .finished && pipeline?.isCancelled == true ? .cancelled : final)
+    }
+}

@@ -1,0 +1,82 @@
+import Dispatch
+
+/// What the engine offers a plugin while it runs: its name, the run clock, step paths, and
+/// the ways to report what happened.
+///
+/// # Thread safety
+/// Every method may be called from any queue; a plugin's own callbacks (a socket's read handler)
+/// call ``wake()`` and the engine takes it from there on the stage's queue.
+public final class StageContext: Sendable {
+    /// The component's name.
+    public let name: String
+    /// The pipeline's name.
+    public let pipelineName: String
+    /// The run clock.
+    public let clock: RunClock
+    /// The step schedule of the pipeline.
+    public let steps: [StepSpec]
+    /// The run's output directory when one was given (`daq run --output`), else `nil`.
+    public let runDirectory: String?
+    private unowned let stage: StageRuntime
+    /// Keeps a detached stage alive; `nil` inside a pipeline, which owns its stages.
+    nonisolated(unsafe) var owner: AnyObject?
+
+    init(stage: StageRuntime, pipelineName: String, clock: RunClock, steps: [StepSpec], runDirectory: String?) {
+        self.stage = stage
+        self.name = stage.name
+        self.pipelineName = pipelineName
+        self.clock = clock
+        self.steps = steps
+        self.runDirectory = runDirectory
+    }
+
+    /// The step path current at run-clock `uptime`: the last step whose time has come, or `""`.
+    public func stepPath(at uptime: Double) -> String {
+        var path = ""
+        for step in steps {
+            if step.at <= uptime { path = step.path } else { break }
+        }
+        return path
+    }
+
+    /// Wall time at run start, seconds since 1970: add a sample's uptime for its timestamp.
+    public var startDate: Double { clock.startDate }
+
+    /// Tells the engine a source has data again after returning ``SourceStatus/idle``.
+    public func wake() { stage.wake() }
+
+    /// Emits a batch outside `process` (from a timer); ignored for sinks.
+    public func emit(_ batch: Batch) {
+        stage.emitFromPlugin(batch)
+    }
+
+    /// Reports a problem the stage recovered from; counted as an error and sent to observers.
+    public func warn(_ message: String) {
+        stage.noteError(message, fatal: false)
+    }
+
+    /// Reports a timeout (a scan session, a device that stopped answering).
+    public func timeout(_ message: String) {
+        stage.publish(.timeout(component: name, message: message))
+    }
+
+    /// Sinks: `bytes` more were written to the output stream by the current `write`.
+    public func wrote(bytes: Int) {
+        stage.stats.withLock { $0.bytes += bytes }
+    }
+
+    /// Sinks: the destination acknowledged `samples`.
+    public func delivered(samples: Int, bytes: Int = 0) {
+        stage.stats.withLock { $0.delivered += samples }
+        stage.publish(.delivered(sink: name, samples: samples, bytes: bytes))
+    }
+
+    /// Sinks: `samples` could not be delivered.
+    public func failed(samples: Int, message: String) {
+        stage.stats.withLock {
+            $0.failed += samples
+            $0.errors += 1
+        }
+        stage.publish(.sinkFailed(sink: name, samples: samples, message: message))
+    }
+}

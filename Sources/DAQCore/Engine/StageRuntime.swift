@@ -1,0 +1,102 @@
+import Dispatch
+import Synchronization
+
+/// The engine's side of one stage: its queue, its input buffer, its outputs and counters.
+///
+/// # Thread safety
+/// Mutable state other than `stats` is touched only on `queue`, a serial queue targeting the
+/// pipeline's shared pool; `stats` sits behind a `Mutex` so the status line can read it.
+/// That confinement is what makes the `@unchecked Sendable` conformance safe.
+class StageRuntime: @unchecked Sendable {
+    let name: String
+    let kind: PluginKind
+    let queue: DispatchQueue
+    weak var pipeline: PipelineRun?
+    let stats: Mutex<StageStatistics>
+    /// The input buffers of the stages reading this one.
+    var outputs: [Inbox] = []
+    /// This stage's input buffer; `nil` for sources.
+    var inbox: Inbox?
+    var lifecycle = Lifecycle()
+    var context: StageContext!
+
+    init(name: String, kind: PluginKind, type: String, pool: DispatchQueue) {
+        self.name = name
+        self.kind = kind
+        self.queue = DispatchQueue(label: "daq.stage.\(name)", target: pool)
+        self.stats = Mutex(StageStatistics(name: name, kind: kind, type: type))
+    }
+
+    /// Starts the plugin; runs on the stage's queue. Subclasses override.
+    func startPlugin() throws {}
+
+    /// Undoes a successful start when a later stage could not start. Subclasses override.
+    func abortStarted() {}
+
+    /// Called when a producer offered into this stage's inbox or a waiter fired.
+    func wake() {}
+
+    /// Graceful stop request (sources stop reading). Subclasses override.
+    func requestStop() {}
+
+    /// Publishes an event to the run's observers.
+    func publish(_ event: PipelineEvent) {
+        pipeline?.publish(event)
+    }
+
+    /// A batch a plugin emits outside `process` (from a timer), taken on the stage's queue.
+    func emitFromPlugin(_ batch: Batch) {
+        queue.async { self.emit(batch) }
+    }
+
+    /// The plugin instance this stage runs.
+    var plugin: AnyObject? { nil }
+
+    /// Moves the stage's lifecycle, publishing the change.
+    func move(to next: LifecycleState) {
+        let from = lifecycle.state
+        guard lifecycle.move(to: next) else { return }
+        stats.withLock { $0.state = next }
+        pipeline?.publish(.state(component: name, from: from, to: next))
+    }
+
+    /// Sends a batch to every reader, stamping this stage as its stream.
+    func emit(_ batch: Batch) {
+        guard !batch.isEmpty else { return }
+        var b = batch
+        b.stream = name
+        stats.withLock { $0.samplesOut += b.count }
+        for out in outputs {
+            let dropped = out.offer(b)
+            if dropped > 0 { pipeline?.publish(.dropped(component: out.owner, samples: dropped)) }
+        }
+    }
+
+    /// Whether every reader has room; when one has not, `drain` is called back once it has.
+    func outputsHaveRoom(_ resume: @escaping @Sendable () -> Void) -> Bool {
+        for out in outputs where !out.hasRoom(orNotify: resume) { return false }
+        return true
+    }
+
+    /// Counts an error and tells observers; a fatal one fails the stage and stops the pipeline.
+    func noteError(_ message: String, fatal: Bool) {
+        stats.withLock {
+            $0.errors += 1
+            if fatal && $0.failure == nil { $0.failure = message }
+        }
+        if fatal {
+            publish(.failed(component: name, message: message))
+        } else {
+            publish(.warning(component: name, message: message))
+        }
+    }
+
+    /// Ends this stage: tells readers no more will come and the pipeline that it is done.
+    func finishStage(_ final: LifecycleState) {
+        if lifecycle.state == .running || lifecycle.state == .paused { move(to: .stopping) }
+        move(to: final)
+        for out in outputs { out.closeInput() }
+        outputs = []
+        pipeline?.stageFinished(self)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Weaves step markers into a sink's stream: one at start, one at every step change (placed
+/// before the first sample at or after the step's time), and one at stop.
+///
+/// Markers follow data time, not arrival time, so their order with the data is the same under
+/// every clock.
+struct StepMarkers {
+    let steps: [StepSpec]
+    let stream: String
+    let startDate: Double
+    private var next = 0
+    private var current = ""
+    private var changes: [(String, Double)] = []
+    /// The latest data time seen, so the stop marker never precedes data.
+    private var latest = 0.0
+
+    init(steps: [StepSpec], stream: String, startDate: Double) {
+        self.steps = steps
+        self.stream = stream
+        self.startDate = startDate
+    }
+
+    /// The marker written at start: the step current at time 0 (steps at 0 are taken now).
+    mutating func start() -> Batch {
+        var b = Batch(stream: stream)
+        advance(upTo: 0)
+        append(&b, current, 0)
+        return b
+    }
+
+    /// The data of `batch` with a marker before the first sample of each step reached.
+    mutating func weave(_ batch: Batch) -> Batch {
+        if let last = batch.uptimes.last, last > latest { latest = last }
+        guard next < steps.count, let last = batch.uptimes.last, last >= steps[next].at else { return batch }
+        var out = Batch(stream: batch.stream, capacity: batch.count + 1)
+        var from = 0
+        for i in 0..<batch.count where next < steps.count && batch.uptimes[i] >= steps[next].at {
+            if i > from { out.append(contentsOf: batch.slice(from..<i)) }
+            from = i
+            while next < steps.count && batch.uptimes[i] >= steps[next].at {
+                current = steps[next].path
+                changes.append((current, steps[next].at))
+                appendMarker(&out, current, steps[next].at)
+                next += 1
+            }
+        }
+        out.append(contentsOf: batch.slice(from..<batch.count))
+        return out
+    }
+
+    /// Markers for steps due by `uptime` that no data crossed, then the stop marker.
+    mutating func stop(at end: Double) -> Batch {
+        let uptime = Swift.max(end, latest)
+        var b = Batch(stream: stream)
+        while next < steps.count && steps[next].at <= uptime {
+            current = steps[next].path
+            changes.append((current, steps[next].at))
+            append(&b, current, steps[next].at)
+            next += 1
+        }
+        append(&b, current, uptime)
+        return b
+    }
+
+    /// Step changes woven since the last call.
+    mutating func takeChanges() -> [(String, Double)] {
+        defer { changes = [] }
+        return changes
+    }
+
+    private mutating func advance(upTo uptime: Double) {
+        while next < steps.count && steps[next].at <= uptime {
+            current = steps[next].path
+            changes.append((current, steps[next].at))
+            next += 1
+        }
+    }
+
+    private func append(_ b: inout Batch, _ path: String, _ uptime: Double) {
+        appendMarker(&b, path, uptime)
+    }
+
+    private func appendMarker(_ b: inout Batch, _ path: String, _ uptime: Double) {
+        b.append(Sample(stream: stream, timestamp: startDate + uptime, uptime: uptime, stepPath: path, kind: .marker))
+    }
+}

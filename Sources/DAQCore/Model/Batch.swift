@@ -1,0 +1,221 @@
+/// Samples handed from one stage to the next, stored column by column.
+///
+/// A queue hop costs more than most transforms' work per sample, so stages never exchange
+/// single samples. The per-sample metadata (`uptime`, `timestamp`, `stepPath`, `kind`) are
+/// parallel arrays and each field is a ``Column``; a field a sample lacks reads as `null`.
+/// `Batch` is a value type with copy-on-write storage: fanning a batch out to several stages
+/// copies nothing until one of them mutates it.
+public struct Batch: Sendable {
+    /// The id of the stage that produced the batch; the engine stamps it on emission.
+    public var stream: String
+    /// Run-clock seconds, one per sample.
+    public private(set) var uptimes: [Double]
+    /// Seconds since 1970, one per sample.
+    public private(set) var timestamps: [Double]
+    /// Step paths, one per sample.
+    public private(set) var stepPaths: [String]
+    /// Kinds, one per sample.
+    public private(set) var kinds: [SampleKind]
+    /// The fields, one column each.
+    public private(set) var columns: [Column]
+
+    /// Creates an empty batch, reserving room for `capacity` samples.
+    public init(stream: String = "", capacity: Int = 0) {
+        self.stream = stream
+        uptimes = []
+        timestamps = []
+        stepPaths = []
+        kinds = []
+        columns = []
+        if capacity > 0 {
+            uptimes.reserveCapacity(capacity)
+            timestamps.reserveCapacity(capacity)
+            stepPaths.reserveCapacity(capacity)
+            kinds.reserveCapacity(capacity)
+        }
+    }
+
+    /// Creates a batch from materialized samples.
+    public init(stream: String = "", samples: [Sample]) {
+        self.init(stream: stream, capacity: samples.count)
+        for s in samples { append(s) }
+    }
+
+    /// The number of samples.
+    @inlinable
+    public var count: Int { uptimes.count }
+
+    /// Whether the batch holds no sample.
+    @inlinable
+    public var isEmpty: Bool { uptimes.isEmpty }
+
+    /// The index of the column named `name`.
+    public func columnIndex(_ name: String) -> Int? {
+        columns.firstIndex { $0.name == name }
+    }
+
+    /// The column named `name`.
+    public func column(_ name: String) -> Column? {
+        columnIndex(name).map { columns[$0] }
+    }
+
+    /// The value of `field` for sample `index`, `nil` when the batch has no such column.
+    public func value(_ field: String, at index: Int) -> Value? {
+        columnIndex(field).map { columns[$0][index] }
+    }
+
+    /// Materializes sample `index`; fields that are null for it because another sample
+    /// introduced the column are kept as `null`.
+    public subscript(index: Int) -> Sample {
+        var fields = Fields()
+        for c in columns { fields[c.name] = c[index] }
+        return Sample(
+            stream: stream, timestamp: timestamps[index], uptime: uptimes[index],
+            stepPath: stepPaths[index], kind: kinds[index], fields: fields)
+    }
+
+    /// Every sample, materialized.
+    public var samples: [Sample] { (0..<count).map { self[$0] } }
+
+    /// Appends a sample; a field new to the batch adds a column, null for earlier samples.
+    public mutating func append(_ sample: Sample) {
+        let row = appendRow(
+            uptime: sample.uptime, timestamp: sample.timestamp, stepPath: sample.stepPath, kind: sample.kind)
+        for (key, value) in sample.fields.pairs {
+            let c = ensureColumn(key)
+            columns[c].append(value)
+        }
+        padColumns(to: row + 1)
+    }
+
+    /// Appends the metadata of one sample and returns its index. Call ``append(_:toColumn:)``
+    /// for each field, then ``padColumns(to:)`` if some columns got no value.
+    @discardableResult
+    public mutating func appendRow(uptime: Double, timestamp: Double, stepPath: String = "", kind: SampleKind = .data)
+        -> Int
+    {
+        uptimes.append(uptime)
+        timestamps.append(timestamp)
+        stepPaths.append(stepPath)
+        kinds.append(kind)
+        return uptimes.count - 1
+    }
+
+    /// The index of column `name`, adding it when missing. Call it after ``appendRow(uptime:timestamp:stepPath:kind:)``:
+    /// a new column is null for every sample before the one being filled.
+    public mutating func ensureColumn(_ name: String) -> Int {
+        if let i = columnIndex(name) { return i }
+        columns.append(Column(name: name, nulls: Swift.max(count - 1, 0)))
+        return columns.count - 1
+    }
+
+    /// Appends `value` to column `index`.
+    public mutating func append(_ value: Value, toColumn index: Int) {
+        columns[index].append(value)
+    }
+
+    /// Appends a double to column `index` without boxing.
+    public mutating func append(double: Double, toColumn index: Int) {
+        columns[index].append(double: double)
+    }
+
+    /// Fills columns shorter than `rows` with nulls so every column has one value per sample.
+    public mutating func padColumns(to rows: Int) {
+        for i in columns.indices where columns[i].count < rows {
+            while columns[i].count < rows { columns[i].append(.null) }
+        }
+    }
+
+    /// Adds or replaces a whole column; its length must equal `count`.
+    public mutating func setColumn(_ column: Column) {
+        precondition(column.count == count, "column \(column.name) has \(column.count) values for \(count) samples")
+        if let i = columnIndex(column.name) {
+            columns[i] = column
+        } else {
+            columns.append(column)
+        }
+    }
+
+    /// Removes the column named `name`, if present.
+    public mutating func removeColumn(_ name: String) {
+        columns.removeAll { $0.name == name }
+    }
+
+    /// Keeps only the columns whose names satisfy `keep`, in their current order.
+    public mutating func retainColumns(where keep: (String) -> Bool) {
+        columns.removeAll { !keep($0.name) }
+    }
+
+    /// Renames a column; a column already named `to` is replaced.
+    public mutating func renameColumn(_ from: String, to: String) {
+        guard from != to, let i = columnIndex(from) else { return }
+        columns.removeAll { $0.name == to }
+        let j = columnIndex(from) ?? i
+        columns[j].name = to
+    }
+
+    /// Reorders columns: those named in `order` first, in that order, the rest after.
+    public mutating func reorderColumns(_ order: [String]) {
+        var head: [Column] = []
+        for name in order { if let c = column(name) { head.append(c) } }
+        let rest = columns.filter { !order.contains($0.name) }
+        columns = head + rest
+    }
+
+    /// Sets the step path of sample `index`.
+    public mutating func setStepPath(_ path: String, at index: Int) {
+        stepPaths[index] = path
+    }
+
+    /// Sets the run-clock time of sample `index`.
+    public mutating func setUptime(_ uptime: Double, at index: Int) {
+        uptimes[index] = uptime
+    }
+
+    /// Keeps the samples whose `keep` flag is set; `kept` is how many are set.
+    public mutating func retain(_ keep: [Bool], kept: Int) {
+        if kept == count { return }
+        func pick<T>(_ a: [T]) -> [T] {
+            var out = [T]()
+            out.reserveCapacity(kept)
+            for i in a.indices where keep[i] { out.append(a[i]) }
+            return out
+        }
+        uptimes = pick(uptimes)
+        timestamps = pick(timestamps)
+        stepPaths = pick(stepPaths)
+        kinds = pick(kinds)
+        columns = columns.map { $0.filtered(keep, kept: kept) }
+    }
+
+    /// The samples in `range`, as a batch of the same stream.
+    public func slice(_ range: Range<Int>) -> Batch {
+        if range == 0..<count { return self }
+        var b = Batch(stream: stream)
+        b.uptimes = Array(uptimes[range])
+        b.timestamps = Array(timestamps[range])
+        b.stepPaths = Array(stepPaths[range])
+        b.kinds = Array(kinds[range])
+        b.columns = columns.map { $0.slice(range) }
+        return b
+    }
+
+    /// Appends every sample of `other`, aligning columns by name.
+    public mutating func append(contentsOf other: Batch) {
+        let before = count
+        uptimes.append(contentsOf: other.uptimes)
+        timestamps.append(contentsOf: other.timestamps)
+        stepPaths.append(contentsOf: other.stepPaths)
+        kinds.append(contentsOf: other.kinds)
+        for c in other.columns {
+            if let i = columnIndex(c.name) {
+                columns[i].append(contentsOf: c)
+            } else {
+                var nc = Column(name: c.name, nulls: before)
+                nc.append(contentsOf: c)
+                columns.append(nc)
+            }
+        }
+        padColumns(to: count)
+    }
+}

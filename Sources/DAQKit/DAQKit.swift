@@ -1,0 +1,4 @@
+// DAQKit: everything a plugin author or an embedding application needs, in one import.
+@_exported import DAQCLI
+@_exported import DAQCore
+@_exported import DAQStandard

@@ -1,0 +1,4 @@
+import DAQCLI
+import DAQStandard
+
+DAQCommand.main(plugins: StandardPlugins.all)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The test command of README.md: installs what the tests need on a fresh Debian machine with
+# the Swift toolchain, builds every product, then runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update
+        apt-get install -y "${need[@]}"
+    else
+        echo "missing: ${need[*]} (install them, or run as root)" >&2
+        exit 1
+    fi
+fi
+
+swift build --build-tests
+swift test --skip-build
