@@ -82,6 +82,9 @@ final class JSONLinesEventWriter: PipelineObserver {
             f["event"] = "dropped"
             f["component"] = .string(c)
             f["samples"] = .int(Int64(n))
+        case .backpressure(let c):
+            f["event"] = "backpressure"
+            f["component"] = .string(c)
         case .warning(let c, let m):
             f["event"] = "warning"
             f["component"] = .string(c)

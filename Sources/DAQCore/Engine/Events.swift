@@ -16,6 +16,8 @@ public enum PipelineEvent: Sendable, Equatable {
     case sinkFailed(sink: String, samples: Int, message: String)
     /// A buffer dropped samples under a `drop_*` policy.
     case dropped(component: String, samples: Int)
+    /// A source found a reader's `block` buffer full and waits: backpressure has reached it.
+    case backpressure(component: String)
     /// A stage reported a problem it recovered from (a bad row skipped).
     case warning(component: String, message: String)
 }
@@ -54,7 +56,7 @@ extension PipelineObserver {
         case .sent(let s, let n, let b): sent(sink: s, samples: n, bytes: b)
         case .delivered(let s, let n, let b): delivered(sink: s, samples: n, bytes: b)
         case .sinkFailed(let s, let n, let m): sinkFailed(sink: s, samples: n, message: m)
-        case .dropped, .warning: break
+        case .dropped, .warning, .backpressure: break
         }
     }
     public func started(_ component: String?) {}

@@ -13,6 +13,8 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private var pumpScheduled = false
     private var timer: (any DispatchSourceTimer)?
     private let wakeFlag = Mutex(false)
+    /// Whether the current wait for room has been reported, so a long wait is one event.
+    private var blockedReported = false
 
     init(name: String, type: String, source: any Source, batchSize: Int, pool: DispatchQueue) {
         self.source = source
@@ -73,7 +75,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         }
         if pipeline?.isPaused == true { return }
         if var batch = pending {
-            guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
+            guard hasRoom() else { return }
             let due = dueCount(batch)
             if due > 0 {
                 emit(batch.slice(0..<due))
@@ -94,7 +96,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         case .idle, .more:
             break
         }
-        guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
+        guard hasRoom() else { return }
         var batch = Batch(stream: name, capacity: batchSize)
         do {
             status = try source.read(into: &batch, limit: batchSize, context: context)
@@ -110,6 +112,18 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             if limited == .reached { status = .finished }
         }
         if pending != nil || status != .idle { scheduleRead() }
+    }
+
+    private func hasRoom() -> Bool {
+        if outputsHaveRoom({ [weak self] in self?.wake() }) {
+            blockedReported = false
+            return true
+        }
+        if !blockedReported {
+            blockedReported = true
+            publish(.backpressure(component: name))
+        }
+        return false
     }
 
     /// Samples at the head of `batch` that the clock has reached.
