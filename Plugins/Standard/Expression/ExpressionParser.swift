@@ -14,8 +14,21 @@ struct ExpressionParser {
         guard i < scalars.count else { throw ExpressionError(offset: 0, message: "empty expression") }
         let node = try or()
         skipSpace()
-        if i < scalars.count { throw ExpressionError(offset: i, message: "unexpected '\(rest(3))'; expected an operator or the end") }
+        if i < scalars.count {
+            let token = self.token()
+            if ["and", "or"].contains(token) {
+                throw ExpressionError(offset: i, message: "'\(token)' is not an operator; use \(token == "and" ? "&&" : "||")")
+            }
+            throw ExpressionError(offset: i, message: "unexpected '\(token)'; expected an operator or the end")
+        }
         return node
+    }
+
+    /// The word or the single symbol at the cursor, for messages.
+    private func token() -> String {
+        var j = i
+        while j < scalars.count, scalars[j].properties.isAlphabetic || scalars[j] == "_" { j += 1 }
+        return String(String.UnicodeScalarView(scalars[i..<max(j, min(i + 1, scalars.count))]))
     }
 
     private func rest(_ n: Int) -> String {

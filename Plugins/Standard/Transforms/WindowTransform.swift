@@ -92,7 +92,8 @@ public final class WindowTransform: TransformPlugin {
             let last = Int64((u / slide + 1e-9).rounded(.down))
             let first = Int64(((u - size) / slide + 1e-9).rounded(.down)) + 1
             let key = groupColumn.map { batch.columns[$0][row] } ?? .null
-            let lowest = Swift.max(first, nextIndex)
+            // Windows start at 0: none reaches back before the run began.
+            let lowest = Swift.max(first, nextIndex, u >= 0 ? 0 : first)
             guard lowest <= last else { continue }
             for k in lowest...last {
                 let slot = openSlot(k)

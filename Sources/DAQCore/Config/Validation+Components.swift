@@ -64,7 +64,9 @@ extension Validation {
             error(key, path, "missing required key 'type'")
             return entry
         }
-        guard let typeName = typePair.value.scalar?.string, !typePair.value.isNullScalar else {
+        // `type: null` names the null sink; YAML reads the bare word as a null value.
+        guard let typeName = typePair.value.scalar?.string, !typePair.value.isNullScalar || typePair.value.scalar?.string == "null"
+        else {
             error(typePair.value, "\(path).type", "expected a plugin type name, found \(typePair.value.kindName)")
             return entry
         }

@@ -1,0 +1,57 @@
+import DAQCore
+import DAQStandard
+import DAQTesting
+import Foundation
+import Testing
+
+/// Every shipped pipeline is validated; every one that needs no hardware is run.
+@Suite("pipelines/")
+struct PipelinesTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("pipelines")
+
+    static var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+    }
+
+    /// Small inputs for the pipelines that take them from the environment.
+    static let environment = ["COUNT": "20000"]
+
+    @Test func thereArePipelines() {
+        #expect(Self.files.contains("hello.yaml"))
+        #expect(Self.files.contains("bench-engine.yaml"))
+    }
+
+    @Test(arguments: files)
+    func validates(_ file: String) throws {
+        let registry = try PluginRegistry(StandardPlugins.all)
+        let spec = try PipelineLoader(registry: registry, environment: Self.environment)
+            .load(file: Self.directory.appendingPathComponent(file).path)
+        #expect(spec.warnings.isEmpty, "\(spec.warnings)")
+    }
+
+    @Test(arguments: files)
+    func runs(_ file: String) throws {
+        let text = try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8)
+        // Same data, as fast as possible: the clock does not change what comes out.
+        let out = try PipelineHarness.run(
+            yaml: text, plugins: StandardPlugins.all, environment: Self.environment, overrides: ["clock=virtual"],
+            file: file)
+        #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
+        let sourced = out.result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
+        #expect(sourced > 0)
+        for sink in out.result.stages where sink.kind == .sink { #expect(sink.sent > 0 && sink.failed == 0) }
+    }
+
+    @Test func helloPrintsWindowsOfPositiveValues() throws {
+        let text = try String(contentsOf: Self.directory.appendingPathComponent("hello.yaml"), encoding: .utf8)
+        let out = try PipelineHarness.run(
+            yaml: text, plugins: StandardPlugins.all, overrides: ["clock=virtual", "sinks.screen.type=collect"],
+            file: "hello.yaml")
+        let windows = out.data("screen")
+        #expect(windows.count == 4)
+        #expect(windows.allSatisfy { $0["value_min"]!.doubleValue! > 0 })
+        #expect(windows.map { $0["count"]!.intValue! }.reduce(0, +) == out.result.stages[1].samplesOut)
+    }
+}
