@@ -42,26 +42,20 @@ struct ConfigEnvironmentTests {
 
     @Test func unsetVariableNamesItsKeyPath() throws {
         let d = try V.single(Self.pipeline(path: "${RUN}"))
-        withKnownIssue("BUG: an unset variable's diagnostic has an empty key path, not sinks.out.path") {
-            #expect(d.path == "sinks.out.path")
-        }
+        #expect(d.path == "sinks.out.path")
     }
 
     @Test func unsetVariableInsideQuotes() throws {
         let d = try V.single(Self.pipeline(path: "\"out-${RUN}.txt\""))
         #expect(d.line == 9)
-        withKnownIssue("BUG: the opening quote is not counted; the column is one left of '${' (15)") {
-            #expect(d.column == 16)
-        }
+        #expect(d.column == 16)
     }
 
     @Test func unsetVariableInNumericKeyIsReportedOnce() throws {
         let all = try V.errors(Self.pipeline(rate: "${RATE}"))
         let env = try #require(all.first { $0.message == Self.unsetMessage("RATE") })
         #expect(env.line == 4 && env.column == 11)
-        withKnownIssue("cascade: the unsubstituted text also fails as a number: \"expected a number, found '${RATE}'\"") {
-            #expect(all.count == 1, "\(all.map(\.description))")
-        }
+        #expect(all.count == 1, "\(all.map(\.description))")
     }
 
     static func rate(_ spec: PipelineSpec) throws -> Double {

@@ -64,9 +64,7 @@ struct ConfigOverrideTests {
     @Test func wrongTypedOverriddenPluginValue() throws {
         let d = try V.single(V.minimal, overrides: ["sources.src.rate=fast"])
         #expect(d.path == "sources.src.rate")
-        withKnownIssue("BUG: reported at the component name 'src' (p.yaml:2:3) without '(set by --set)'") {
-            expectDiagnostic(d, line: nil, column: nil, path: "sources.src.rate", "expected a number, found 'fast' (set by --set)")
-        }
+        expectDiagnostic(d, line: nil, column: nil, path: "sources.src.rate", "expected a number, found 'fast' (set by --set)")
     }
 
     @Test func fileErrorsKeepTheirLinesNextToOverrides() throws {

@@ -12,16 +12,22 @@ struct EnvironmentSubstitution {
     struct Unset {
         var name: String
         var mark: Mark?
+        /// Offset of `${` from the mark, counting a quoted scalar's opening quote.
         var offset: Int
+        /// The dotted key path of the scalar.
+        var path: String
     }
 
     /// Substitutes throughout `node`, collecting unset variables.
-    func apply(_ node: Node, unset: inout [Unset]) -> Node {
+    func apply(_ node: Node, path: [String] = [], unset: inout [Unset]) -> Node {
         switch node {
         case .scalar(var s):
             guard s.string.contains("$") else { return node }
             let (text, missing) = substitute(s.string)
-            for (name, offset) in missing { unset.append(Unset(name: name, mark: s.mark, offset: offset)) }
+            let quote = s.style == .singleQuoted || s.style == .doubleQuoted ? 1 : 0
+            for (name, offset) in missing {
+                unset.append(Unset(name: name, mark: s.mark, offset: offset + quote, path: path.joined(separator: ".")))
+            }
             if text != s.string {
                 s.string = text
                 // A plain scalar re-resolves its type (`${COUNT:-10}` becomes an integer).
@@ -29,12 +35,15 @@ struct EnvironmentSubstitution {
             }
             return .scalar(s)
         case .mapping(var m):
-            let pairs = m.map { ($0.key, apply($0.value, unset: &unset)) }
+            let pairs = m.map { ($0.key, apply($0.value, path: path + [$0.key.string ?? "?"], unset: &unset)) }
             let rebuilt = Node.Mapping(pairs, m.tag, m.style, m.mark)
             m = rebuilt
             return .mapping(m)
         case .sequence(let seq):
-            return .sequence(Node.Sequence(seq.map { apply($0, unset: &unset) }, seq.tag, seq.style, seq.mark))
+            let items = seq.enumerated().map { i, item in
+                apply(item, path: path.isEmpty ? ["[\(i)]"] : path.dropLast() + ["\(path.last!)[\(i)]"], unset: &unset)
+            }
+            return .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark))
         case .alias:
             return node
         }

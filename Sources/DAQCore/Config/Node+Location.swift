@@ -89,6 +89,7 @@ struct DecodingErrorLocator {
         case "Double", "Float": return "a number"
         case "String": return "a string"
         case "Bool": return "true or false"
+        case "Scalar": return "a single value"
         default:
             if name.hasPrefix("Array") || name.hasPrefix("[") { return "a list" }
             if name.hasPrefix("Dictionary") || name.contains("KeyedDecodingContainer") { return "a mapping" }

@@ -61,15 +61,20 @@ public struct PipelineLoader: Sendable {
         var tree = EnvironmentSubstitution(environment: environment).apply(root, unset: &unset)
         for u in unset {
             v.error(
-                line: u.mark?.line, column: u.mark.map { $0.column + u.offset }, path: "",
+                line: u.mark?.line, column: u.mark.map { $0.column + u.offset }, path: u.path,
                 "environment variable '\(u.name)' is not set and has no default (write ${\(u.name):-default})")
         }
+        let unsetScalars = Set(unset.compactMap { u in u.mark.map { "\($0.line):\($0.column)" } })
         for text in overrides {
             let entry = try Overrides.parse(text)
             tree = Overrides.apply(entry, to: tree)
             v.overridden.insert(entry.path.joined(separator: "."))
         }
         let spec = v.validate(tree, defaultName: Self.defaultName(file), hash: Self.hash(text, overrides))
+        // A value left empty by an unset variable would also fail its type check: say it once.
+        v.diagnostics.removeAll { d in
+            !d.message.hasPrefix("environment variable") && unsetScalars.contains("\(d.line ?? 0):\(d.column ?? 0)")
+        }
         if v.diagnostics.contains(where: { $0.severity == .error }) {
             throw ConfigError(v.diagnostics.sorted(by: Self.fileOrder))
         }

@@ -113,7 +113,8 @@ extension Validation {
             error(node, ([path] + issue.path).joined(separator: "."), issue.message, offset: (issue.offset ?? 0) + (quoted ? 1 : 0))
         } catch let decoding as DecodingError {
             let (message, node, keys) = DecodingErrorLocator(root: configNode).describe(decoding)
-            let target = node.mark == nil || node == configNode ? key : node
+            // A value from --set has no mark: report it without a position, named as set by --set.
+            let target: Node? = node == configNode ? key : node.mark == nil ? nil : node
             error(target, ([path] + keys).joined(separator: "."), message)
         } catch let other {
             error(key, path, "\(other)")
