@@ -7,6 +7,8 @@ import Foundation
 /// Signals are taken through `DispatchSource`s on one private serial queue, so nothing runs in
 /// an async-signal context.
 final class SignalHandler: Sendable {
+    /// Seconds a cancelled run gets to close its files before the process exits regardless.
+    static let cancelGrace = 2.0
     private let queue = DispatchQueue(label: "daq.signals")
     nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
     nonisolated(unsafe) private var count = 0
@@ -23,6 +25,12 @@ final class SignalHandler: Sendable {
                 } else {
                     printError("daq: cancelling")
                     run.cancel()
+                    // A sink stuck in a write (a full pipe, a hung disk) cannot notice the cancel;
+                    // the user asked twice, so leave anyway once the others had a moment to close.
+                    self.queue.asyncAfter(deadline: .now() + SignalHandler.cancelGrace) {
+                        printError("daq: cancelled; a stage did not stop in time")
+                        Foundation.exit(130)
+                    }
                 }
             }
             source.activate()

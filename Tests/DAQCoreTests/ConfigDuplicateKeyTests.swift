@@ -54,16 +54,12 @@ struct ConfigDuplicateKeyTests {
         let yaml = "speed: 1\nspeed: 2\nclock: virtual\nclock: replay\n"
         let all = try V.errors(yaml).sorted { ($0.line ?? 0) < ($1.line ?? 0) }
         try #require(all.count == 2)
-        withKnownIssue("BUG: 'speed' is located from clock's mark: reported at 3:1, 'first at line 3'") {
-            expectDiagnostic(all[0], line: 2, column: 1, path: "", "key 'speed'", "(first at line 1)")
-        }
+        expectDiagnostic(all[0], line: 2, column: 1, path: "", "key 'speed'", "(first at line 1)")
         expectDiagnostic(all[1], line: 4, column: 1, path: "", "key 'clock'", "(first at line 3)")
     }
 
     @Test func quotedKeyGivenTwice() throws {
         let d = try V.single(V.minimal + "\"speed\": 2\n\"speed\": 3\n")
-        withKnownIssue("BUG: a quoted key is not found by secondOccurrence; reported at the first one, 9:1") {
-            expectDiagnostic(d, line: 10, column: 1, path: "", "key 'speed' is given twice", "(first at line 9)")
-        }
+        expectDiagnostic(d, line: 10, column: 1, path: "", "key 'speed' is given twice", "(first at line 9)")
     }
 }

@@ -83,6 +83,37 @@ struct SignalTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test func aSecondSignalCancelsEvenWhenASinkIsStuck() throws {
+        // The console sink writes into a pipe nobody reads: once the pipe is full the sink is stuck
+        // in write(2), backpressure reaches the source, and a graceful stop cannot drain.
+        let p = Process()
+        p.executableURL = DAQBinary.url
+        p.arguments = ["run", "pipelines/bench-engine.yaml", "--set", "sinks.discard.type=console", "--set", "sinks.discard.inputs=gen",
+                       "--events", "jsonl", "--status", "never"]
+        p.currentDirectoryURL = DAQBinary.repository
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        var seen = ""
+        while !seen.contains("\"event\":\"backpressure\"") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(seen.contains("backpressure"))
+        kill(p.processIdentifier, SIGINT)
+        while !seen.contains("daq: stopping") {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(p.processIdentifier, SIGINT)
+        _ = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+    }
+
     @Test func exitCodesDistinguishBadConfigurationFromSuccess() throws {
         let ok = try DAQBinary.run(["run", "pipelines/hello.yaml", "--set", "clock=virtual", "--quiet"])
         #expect(ok.status == 0)

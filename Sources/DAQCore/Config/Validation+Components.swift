@@ -100,26 +100,54 @@ extension Validation {
             pluginPairs.append((k, v))
         }
         let buffer = validateBuffer(value.pair("buffer"), path: path)
-        let configNode = Node.mapping(Node.Mapping(pluginPairs, Tag(.map), .block, value.mark))
-        do {
-            let configuration = try plugin.decodeConfiguration(configNode)
-            entry.spec = ComponentSpec(
-                name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name), buffer: buffer ?? .default,
-                configuration: configuration)
-        } catch let issue as ConfigIssue {
-            let located = DecodingErrorLocator(root: configNode).node(at: issue.path.map { AnyKey($0) })
-            let node = located.complete ? located.node : (located.keyNode ?? key)
-            let quoted = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
-            error(node, ([path] + issue.path).joined(separator: "."), issue.message, offset: (issue.offset ?? 0) + (quoted ? 1 : 0))
-        } catch let decoding as DecodingError {
-            let (message, node, keys) = DecodingErrorLocator(root: configNode).describe(decoding)
-            // A value from --set has no mark: report it without a position, named as set by --set.
-            let target: Node? = node == configNode ? key : node.mark == nil ? nil : node
-            error(target, ([path] + keys).joined(separator: "."), message)
-        } catch let other {
-            error(key, path, "\(other)")
+        // Decoding stops at the first bad key; drop that key and decode again, so every bad key
+        // of the component is reported, not only the first.
+        var remaining = pluginPairs
+        var dropped: Set<String> = []
+        var failed = false
+        for _ in 0...pluginPairs.count {
+            let configNode = Node.mapping(Node.Mapping(remaining, Tag(.map), .block, value.mark))
+            do {
+                let configuration = try plugin.decodeConfiguration(configNode)
+                if !failed {
+                    entry.spec = ComponentSpec(
+                        name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name),
+                        buffer: buffer ?? .default, configuration: configuration)
+                }
+                return entry
+            } catch let issue as ConfigIssue {
+                // After a dropped key, validate() sees its default: report only what the user wrote.
+                if !dropped.contains(issue.path.first ?? "") { report(issue, in: configNode, key: key, path: path) }
+                return entry
+            } catch let decoding as DecodingError {
+                if case .keyNotFound(let missing, let context) = decoding, context.codingPath.isEmpty,
+                    dropped.contains(missing.stringValue)
+                {
+                    return entry
+                }
+                failed = true
+                let (message, node, keys) = DecodingErrorLocator(root: configNode).describe(decoding)
+                // A value from --set has no mark: report it without a position, named as set by --set.
+                let target: Node? = node == configNode ? key : node.mark == nil ? nil : node
+                error(target, ([path] + keys).joined(separator: "."), message)
+                guard let top = keys.first, remaining.contains(where: { $0.0.string == top }) else { return entry }
+                remaining.removeAll { $0.0.string == top }
+                dropped.insert(top)
+            } catch let other {
+                error(key, path, "\(other)")
+                return entry
+            }
         }
         return entry
+    }
+
+    private mutating func report(_ issue: ConfigIssue, in configNode: Node, key: Node, path: String) {
+        let located = DecodingErrorLocator(root: configNode).node(at: issue.path.map { AnyKey($0) })
+        let node = located.complete ? located.node : (located.keyNode ?? key)
+        let quoted = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+        error(
+            node.mark == nil ? nil : node, ([path] + issue.path).joined(separator: "."), issue.message,
+            offset: (issue.offset ?? 0) + (quoted ? 1 : 0))
     }
 
     mutating func validateInputs(kind: PluginKind, component: Node, key: Node, path: String) -> [(name: String, node: Node)] {

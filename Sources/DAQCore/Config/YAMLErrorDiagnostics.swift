@@ -27,33 +27,49 @@ enum YAMLErrorDiagnostics {
         }
     }
 
-    /// Yams reports a duplicated key at its first occurrence; the user needs the second one, the
-    /// line to delete. Finds the next `key:` after the first at the same indentation (block style)
-    /// or on the same line (flow style).
+    /// Yams reports every duplicated key of a mapping at one mark: the first occurrence of the
+    /// alphabetically first of them. The user needs each key's second occurrence, the line to
+    /// delete. In block style the mapping's keys share the mark's column and lie within the lines
+    /// indented at least that far; in flow style they sit on the mark's line.
     static func secondOccurrence(of key: String, after mark: Mark, in text: String) -> (Int, Int, Int) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
-        let needle = Array(key.unicodeScalars)
-        func matches(_ line: [Unicode.Scalar], at col: Int) -> Bool {
-            guard col + needle.count <= line.count, Array(line[col..<(col + needle.count)]) == needle else {
-                return false
+        let spellings = [key, "\"\(key)\"", "'\(key)'"].map { Array($0.unicodeScalars) }
+        func keyLength(_ line: [Unicode.Scalar], at col: Int) -> Int? {
+            for needle in spellings where col + needle.count <= line.count && Array(line[col..<(col + needle.count)]) == needle {
+                var j = col + needle.count
+                while j < line.count, line[j] == " " { j += 1 }
+                if j < line.count && line[j] == ":" { return needle.count }
             }
-            var j = col + needle.count
-            while j < line.count, line[j] == " " { j += 1 }
-            return j < line.count && line[j] == ":"
+            return nil
         }
-        let firstLine = mark.line - 1
+        func indentation(_ line: [Unicode.Scalar]) -> Int? {
+            guard let i = line.firstIndex(where: { $0 != " " && $0 != "-" }), line[i] != "#" else { return nil }
+            return i
+        }
+        let markLine = mark.line - 1
         let col = mark.column - 1
-        if firstLine < lines.count {
-            // Flow style: later on the same line.
-            var c = col + needle.count
-            while c < lines[firstLine].count {
-                if matches(lines[firstLine], at: c) { return (mark.line, c + 1, mark.line) }
+        guard markLine < lines.count else { return (mark.line, mark.column, mark.line) }
+        // Flow style: every occurrence on the mark's line.
+        var hits: [(Int, Int)] = []
+        if lines[markLine].contains("{") {
+            var c = 0
+            while c < lines[markLine].count {
+                let prev = c == 0 ? " " : lines[markLine][c - 1]
+                if prev == "{" || prev == " " || prev == ",", keyLength(lines[markLine], at: c) != nil { hits.append((markLine, c)) }
                 c += 1
             }
-            for l in (firstLine + 1)..<lines.count where matches(lines[l], at: col) {
-                if lines[l][0..<col].allSatisfy({ $0 == " " || $0 == "-" }) { return (l + 1, col + 1, mark.line) }
+        }
+        if hits.count < 2 {
+            hits = []
+            var first = markLine
+            while first > 0, indentation(lines[first - 1]).map({ $0 >= col }) ?? true { first -= 1 }
+            var last = markLine
+            while last + 1 < lines.count, indentation(lines[last + 1]).map({ $0 >= col }) ?? true { last += 1 }
+            for l in first...last where keyLength(lines[l], at: col) != nil && lines[l][0..<col].allSatisfy({ $0 == " " || $0 == "-" }) {
+                hits.append((l, col))
             }
         }
-        return (mark.line, mark.column, mark.line)
+        guard hits.count >= 2 else { return (mark.line, mark.column, mark.line) }
+        return (hits[1].0 + 1, hits[1].1 + 1, hits[0].0 + 1)
     }
 }
