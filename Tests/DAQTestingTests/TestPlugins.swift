@@ -68,3 +68,22 @@ final class EventWaiter: PipelineObserver {
         semaphore.wait(timeout: .now() + seconds) == .success
     }
 }
+
+/// A source that emits `count` samples 10 ms apart, then stays idle: a device gone quiet.
+final class QuietSource: SourcePlugin {
+    struct Configuration: PluginConfiguration { var count: Int }
+    static let typeName = "quiet"
+    static let summary = "test source that goes silent"
+    static let configKeys: [ConfigKey] = [.required("count", "int", "samples before silence")]
+    let count: Int
+    var emitted = 0
+    init(configuration: Configuration, context: PluginContext) throws { count = configuration.count }
+    func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
+        while emitted < count && batch.count < limit {
+            let u = Double(emitted) / 100
+            batch.append(Sample(timestamp: context.startDate + u, uptime: u, fields: ["v": .double(Double(emitted))]))
+            emitted += 1
+        }
+        return emitted < count ? .more : .idle
+    }
+}

@@ -16,9 +16,10 @@ public final class WindowTransform: TransformPlugin {
         var fields: [String]
         var stats: [Statistic]
         var groupBy: String?
+        var grace: Seconds
 
         enum CodingKeys: String, CodingKey {
-            case size, slide, field, fields, stats
+            case size, slide, field, fields, stats, grace
             case groupBy = "group_by"
         }
 
@@ -34,6 +35,7 @@ public final class WindowTransform: TransformPlugin {
             }
             stats = try c.decodeIfPresent([Statistic].self, forKey: .stats) ?? [.count, .mean, .min, .max]
             groupBy = try c.decodeIfPresent(String.self, forKey: .groupBy)
+            grace = try c.decodeIfPresent(Seconds.self, forKey: .grace) ?? 0.25
         }
 
         public func validate() throws {
@@ -46,6 +48,7 @@ public final class WindowTransform: TransformPlugin {
                     throw ConfigIssue(key: "slide", "must not exceed size (\(size.value) s): samples between windows would be lost")
                 }
             }
+            if grace.value < 0 { throw ConfigIssue(key: "grace", "must be 0 s or more, found \(grace.value) s") }
             if stats.isEmpty { throw ConfigIssue(key: "stats", "must name at least one statistic") }
             if fields.isEmpty && stats.contains(where: { $0 != .count }) {
                 throw ConfigIssue(key: "fields", "name the field(s) to aggregate, or use stats: [count]")
@@ -62,6 +65,9 @@ public final class WindowTransform: TransformPlugin {
         ConfigKey("fields", "[string]", "Several fields to aggregate (instead of `field`)."),
         ConfigKey("stats", "[\(Statistic.choices)]", default: "[count, mean, min, max]", "Statistics per field; output `<field>_<stat>`."),
         ConfigKey("group_by", "string", "A key field: one result per window and key value."),
+        ConfigKey(
+            "grace", "seconds", default: "0.25",
+            "When no data comes, a window closes this long after its end on the run clock."),
     ]
 
     private let size: Double
@@ -72,6 +78,7 @@ public final class WindowTransform: TransformPlugin {
     /// Open windows by start index, ascending.
     private var open: [(index: Int64, groups: WindowGroups)] = []
     private var nextIndex: Int64 = .min
+    private let grace: Double
 
     public init(configuration: Configuration, context: PluginContext) throws {
         size = configuration.size.value
@@ -79,6 +86,7 @@ public final class WindowTransform: TransformPlugin {
         fields = configuration.fields
         stats = configuration.stats
         groupBy = configuration.groupBy
+        grace = configuration.grace.value
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
@@ -101,6 +109,15 @@ public final class WindowTransform: TransformPlugin {
             }
         }
         batch = out
+        if let w = open.first { context.requestTick(atUptime: Double(w.index) * slide + size + grace) }
+    }
+
+    /// No data closed the oldest window by its end plus the grace: close what is due now.
+    public func tick(now: Double, context: StageContext) throws -> Batch {
+        var out = Batch(stream: context.name)
+        close(before: now - grace, into: &out, context: context)
+        if let w = open.first { context.requestTick(atUptime: Double(w.index) * slide + size + grace) }
+        return out
     }
 
     public func finish(context: StageContext) throws -> Batch {

@@ -70,9 +70,12 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     }
 }
 
-/// Runs a ``Transform``.
+/// Runs a ``Transform``, ticking it on the run clock when it asks.
 final class TransformStage: ConsumerStage, @unchecked Sendable {
     let transform: any Transform
+    /// The requested tick time, if any.
+    private var tickAt: Double?
+    private var timer: (any DispatchSourceTimer)?
 
     init(name: String, type: String, transform: any Transform, pool: DispatchQueue) {
         self.transform = transform
@@ -86,12 +89,42 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     }
 
     override func consume(_ batch: Batch) throws {
+        // Virtual time: a tick is due once data at or past it arrives.
+        if let t = tickAt, let first = batch.uptimes.first, first >= t { try fireTick(at: t) }
         var b = batch
         try transform.process(&b, context: context)
         emit(b)
     }
 
+    override func requestTick(atUptime uptime: Double) {
+        tickAt = uptime
+        guard let deadline = context.clock.deadline(forUptime: uptime) else { return }
+        if timer == nil {
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.setEventHandler { [weak self] in self?.timerFired() }
+            t.activate()
+            timer = t
+        }
+        timer!.schedule(deadline: deadline, leeway: .milliseconds(1))
+    }
+
+    private func timerFired() {
+        guard let t = tickAt, !lifecycle.state.isFinal, context.clock.now() >= t else { return }
+        do {
+            try fireTick(at: t)
+        } catch {
+            noteError("\(error)", fatal: true)
+        }
+    }
+
+    private func fireTick(at t: Double) throws {
+        tickAt = nil
+        emit(try transform.tick(now: t, context: context))
+    }
+
     override func endOfInput() throws {
+        timer?.cancel()
+        timer = nil
         if pipeline?.isCancelled == true { return }
         emit(try transform.finish(context: context))
     }

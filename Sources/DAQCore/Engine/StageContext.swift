@@ -50,6 +50,13 @@ public final class StageContext: Sendable {
         stage.emitFromPlugin(batch)
     }
 
+    /// Asks for ``Transform/tick(now:context:)`` when the run clock reaches `uptime`; a later
+    /// request replaces an earlier one. Under the virtual clock the tick comes by data time:
+    /// before the first batch stamped at or after `uptime`, or at the end of input.
+    public func requestTick(atUptime uptime: Double) {
+        stage.requestTick(atUptime: uptime)
+    }
+
     /// Reports a problem the stage recovered from; counted as an error and sent to observers.
     public func warn(_ message: String) {
         stage.noteError(message, fatal: false)

@@ -49,6 +49,9 @@ class StageRuntime: @unchecked Sendable {
         queue.async { self.emit(batch) }
     }
 
+    /// A transform asked to be ticked at `uptime`. Subclasses override.
+    func requestTick(atUptime uptime: Double) {}
+
     /// The plugin instance this stage runs.
     var plugin: AnyObject? { nil }
 

@@ -45,11 +45,15 @@ public protocol Transform: AnyObject {
     func process(_ batch: inout Batch, context: StageContext) throws
     /// Called once when every input has ended: returns what state still holds (an open window).
     func finish(context: StageContext) throws -> Batch
+    /// Called when the run clock reaches a time the transform asked for with
+    /// ``StageContext/requestTick(atUptime:)``: returns what is due (a window no data closed).
+    func tick(now: Double, context: StageContext) throws -> Batch
 }
 
 extension Transform {
     public func start(context: StageContext) throws {}
     public func finish(context: StageContext) throws -> Batch { Batch() }
+    public func tick(now: Double, context: StageContext) throws -> Batch { Batch() }
 }
 
 /// Consumes batches: writes files, prints, sends over a network.
