@@ -21,34 +21,40 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "DAQCore",
             dependencies: [
+                "CZlib",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "DAQStandard", dependencies: ["DAQCore"], path: "Plugins/Standard"),
+        .target(name: "DAQMotion", dependencies: ["DAQCore"], path: "Plugins/Motion"),
+        .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
         .target(
             name: "DAQCLI",
             dependencies: [
-                "DAQCore", "DAQStandard",
+                "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "DAQKit", dependencies: ["DAQCore", "DAQCLI", "DAQStandard"]),
+        .target(name: "DAQKit", dependencies: ["DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger"]),
         .target(name: "DAQTesting", dependencies: ["DAQCore"]),
-        .executableTarget(name: "daq", dependencies: ["DAQCLI", "DAQStandard"]),
+        .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
+        .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQTesting"]),
+        .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + sharedSettings
 }

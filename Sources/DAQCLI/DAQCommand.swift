@@ -52,7 +52,7 @@ enum PluginSet {
     private static let storage = Mutex<PluginRegistry?>(nil)
 
     static var current: PluginRegistry {
-        get { storage.withLock { $0 } ?? (try! PluginRegistry(StandardPlugins.all)) }
+        get { storage.withLock { $0 } ?? (try! PluginRegistry(BuiltinPlugins.all)) }
         set { storage.withLock { $0 = newValue } }
     }
 }

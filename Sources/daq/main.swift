@@ -1,4 +1,3 @@
 import DAQCLI
-import DAQStandard
 
-DAQCommand.main(plugins: StandardPlugins.all)
+DAQCommand.main(plugins: BuiltinPlugins.all)

@@ -39,6 +39,8 @@ public final class PipelineRun: Sendable {
     private let done = DispatchGroup()
     nonisolated(unsafe) private var stages: [StageRuntime] = []
     private let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
+    /// The run directories and files sinks write, and their manifests.
+    public let recorder: RunRecorder
 
     /// Builds every stage; plugin constructors run here.
     /// - Throws: ``PipelineStartError`` when a plugin cannot be built.
@@ -47,6 +49,8 @@ public final class PipelineRun: Sendable {
         self.options = options
         self.observers = observers
         self.clock = RunClock(mode: spec.clock, speed: spec.speed)
+        self.recorder = RunRecorder(
+            pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate)
         var byName: [String: StageRuntime] = [:]
         for c in spec.components {
             let context = PluginContext(
@@ -267,6 +271,7 @@ public final class PipelineRun: Sendable {
             let (failed, cancelled) = state.withLock { ($0.failure != nil, $0.cancelled) }
             if lifecycleState == .running || lifecycleState == .paused { move(to: .stopping) }
             move(to: failed ? .failed : cancelled ? .cancelled : .finished)
+            recorder.finish(result())
         }
         done.leave()
     }

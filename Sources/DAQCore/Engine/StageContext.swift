@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// What the engine offers a plugin while it runs: its name, the run clock, step paths, and
 /// the ways to report what happened.
@@ -55,6 +56,24 @@ public final class StageContext: Sendable {
     /// before the first batch stamped at or after `uptime`, or at the end of input.
     public func requestTick(atUptime uptime: Double) {
         stage.requestTick(atUptime: uptime)
+    }
+
+    /// The run's directory under `base` (`OUT/<pipeline>-<UTC start>/`), created on first use and
+    /// described by a `manifest.json` at the end of the run.
+    /// - Throws: when it cannot be created.
+    public func runDirectory(under base: String) throws -> String {
+        guard let recorder = stage.pipeline?.recorder else {
+            // Outside a pipeline (a test harness): a directory of its own, without a manifest.
+            let dir = (base as NSString).appendingPathComponent(RunRecorder.directoryName(pipeline: pipelineName, start: startDate))
+            try FileManagerShim.createDirectory(dir)
+            return dir
+        }
+        return try recorder.directory(under: base)
+    }
+
+    /// Records a file this sink writes, for the run's manifest; call again to update the counts.
+    public func recordOutput(path: String, format: String, samples: Int, bytes: Int) {
+        stage.pipeline?.recorder.record(RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
     }
 
     /// Reports a problem the stage recovered from; counted as an error and sent to observers.

@@ -1,0 +1,165 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// The directories a run writes into and the files in them, and the `manifest.json` that
+/// describes each directory: pipeline, config hash, dates, status, stage counters, files.
+///
+/// A manifest is written when the directory is created (status `running`) and again at the
+/// end, each time to a temporary file renamed into place, so a killed run still leaves a
+/// manifest that says it did not finish.
+///
+/// # Thread safety
+/// All state sits behind one `Mutex`; sinks call it from their own queues.
+public final class RunRecorder: Sendable {
+    /// One file a sink wrote.
+    public struct OutputFile: Sendable, Hashable {
+        /// Absolute or working-directory-relative path.
+        public var path: String
+        /// `json`, `jsonl`, `csv`, …
+        public var format: String
+        /// Samples written (markers included).
+        public var samples: Int
+        /// Bytes written.
+        public var bytes: Int
+    }
+
+    private struct State {
+        var directories: [String: String] = [:]  // base → run directory
+        var files: [String: OutputFile] = [:]
+        var order: [String] = []
+        var notes: [String] = []
+    }
+
+    let pipelineName: String
+    let configHash: String
+    let configFile: String
+    let startDate: Double
+    private let state = Mutex(State())
+
+    init(pipelineName: String, configHash: String, configFile: String, startDate: Double) {
+        self.pipelineName = pipelineName
+        self.configHash = configHash
+        self.configFile = configFile
+        self.startDate = startDate
+    }
+
+    /// The name of a run directory: `<pipeline>-<UTC start, yyyyMMdd'T'HHmmss'Z'>`.
+    public static func directoryName(pipeline: String, start: Double) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return "\(pipeline)-\(f.string(from: Date(timeIntervalSince1970: start)))"
+    }
+
+    /// The run directory under `base`, created on first use; every sink naming the same base
+    /// shares it. A directory of that name left by another run gets a `-2`, `-3`… suffix.
+    /// - Throws: when the directory cannot be created.
+    public func directory(under base: String) throws -> String {
+        let key = (base as NSString).standardizingPath
+        if let existing = state.withLock({ $0.directories[key] }) { return existing }
+        let name = Self.directoryName(pipeline: pipelineName, start: startDate)
+        var candidate = (key as NSString).appendingPathComponent(name)
+        var n = 2
+        while FileManager.default.fileExists(atPath: candidate) {
+            candidate = (key as NSString).appendingPathComponent("\(name)-\(n)")
+            n += 1
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFileError(path: candidate, reason: "cannot create the run directory: \(error.localizedDescription)")
+        }
+        let chosen = state.withLock { s -> String in
+            if let raced = s.directories[key] { return raced }
+            s.directories[key] = candidate
+            return candidate
+        }
+        try? writeManifest(in: chosen, status: "running", stages: [], endDate: nil, failure: nil)
+        return chosen
+    }
+
+    /// Records (or updates) a file a sink writes.
+    public func record(_ file: OutputFile) {
+        state.withLock { s in
+            if s.files[file.path] == nil { s.order.append(file.path) }
+            s.files[file.path] = file
+        }
+    }
+
+    /// Adds a line to every manifest's `notes` (bad rows skipped, units detected).
+    public func note(_ text: String) {
+        state.withLock { $0.notes.append(text) }
+    }
+
+    /// Writes the final manifest of every run directory.
+    func finish(_ result: RunResult) {
+        let dirs = state.withLock { Array($0.directories.values) }
+        for dir in dirs {
+            try? writeManifest(
+                in: dir, status: result.state.rawValue, stages: result.stages, endDate: result.endDate,
+                failure: result.failure)
+        }
+    }
+
+    private func writeManifest(in dir: String, status: String, stages: [StageStatistics], endDate: Double?, failure: String?)
+        throws
+    {
+        let (files, notes) = state.withLock { s in (s.order.compactMap { s.files[$0] }, s.notes) }
+        var m = Fields()
+        m["pipeline"] = .string(pipelineName)
+        m["configFile"] = .string(configFile)
+        m["configSHA256"] = .string(configHash)
+        m["startDate"] = .string(ISODate.string(startDate))
+        m["endDate"] = endDate.map { .string(ISODate.string($0)) } ?? .null
+        m["status"] = .string(status)
+        m["failure"] = failure.map(Value.string) ?? .null
+        m["stages"] = .array(
+            stages.map { s in
+                .object([
+                    "name": .string(s.name), "kind": .string(s.kind.rawValue), "type": .string(s.type),
+                    "state": .string(s.state.rawValue), "in": .int(Int64(s.samplesIn)), "out": .int(Int64(s.samplesOut)),
+                    "dropped": .int(Int64(s.dropped)), "errors": .int(Int64(s.errors)), "sent": .int(Int64(s.sent)),
+                    "delivered": .int(Int64(s.delivered)), "failed": .int(Int64(s.failed)),
+                ])
+            })
+        m["files"] = .array(
+            files.filter { $0.path.hasPrefix(dir + "/") }.map { f in
+                let inside = f.path.hasPrefix(dir + "/") ? String(f.path.dropFirst(dir.count + 1)) : f.path
+                return .object([
+                    "path": .string(inside), "format": .string(f.format), "samples": .int(Int64(f.samples)),
+                    "bytes": .int(Int64(f.bytes)), "sha256": status == "running" ? .null : (Self.sha256(of: f.path).map(Value.string) ?? .null),
+                ])
+            })
+        m["notes"] = .array(notes.map(Value.string))
+        var bytes: [UInt8] = []
+        JSONEncoding.append(.object(m), to: &bytes)
+        bytes.append(0x0A)
+        let target = (dir as NSString).appendingPathComponent("manifest.json")
+        let temp = target + ".tmp"
+        try Data(bytes).write(to: URL(fileURLWithPath: temp))
+        _ = rename(temp, target)
+    }
+
+    /// SHA-256 of a file's bytes, hex; `nil` when it cannot be read.
+    public static func sha256(of path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return hasher.finalize().map { String($0, radix: 16).leftPadded(2) }.joined()
+    }
+}
+
+/// ISO-8601 dates with milliseconds and offset, as SageResearch logs write them.
+public enum ISODate {
+    /// `2026-11-22T14:03:07.123+00:00`.
+    public static func string(_ secondsSince1970: Double, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = timeZone
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx"
+        return f.string(from: Date(timeIntervalSince1970: secondsSince1970))
+    }
+}
