@@ -123,13 +123,18 @@ public final class PipelineRun: Sendable {
 
     /// Stops gracefully: sources stop, buffers drain, sinks flush and close.
     public func stop() {
+        stop(sparing: nil)
+    }
+
+    /// Stops every source but `spared`, which ends by itself after emitting what it admitted.
+    private func stop(sparing spared: StageRuntime?) {
         let proceed = state.withLock { s -> Bool in
             guard !s.lifecycle.state.isFinal, s.lifecycle.state != .stopping else { return false }
             return true
         }
         guard proceed else { return }
         move(to: .stopping)
-        for s in stages where s.kind == .source { s.requestStop() }
+        for s in stages where s.kind == .source && s !== spared { s.requestStop() }
     }
 
     /// Stops at once: sources stop, buffered samples are discarded, sinks close.
@@ -232,7 +237,7 @@ public final class PipelineRun: Sendable {
         }
         if allowed < batch.count { batch = batch.slice(0..<allowed) }
         if stopAll {
-            pool.async { [weak self] in self?.stop() }
+            pool.async { [weak self, weak stage] in self?.stop(sparing: stage) }
             return .reached
         }
         return reached ? .reached : .open

@@ -69,6 +69,12 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private func pump() {
         guard !lifecycle.state.isFinal else { return }
         if stopRequested || pipeline?.isCancelled == true {
+            // A graceful stop still emits what the clock has reached; what lies in the future
+            // was never acquired in run-clock terms.
+            if let batch = pending, pipeline?.isCancelled != true {
+                let due = dueCount(batch)
+                if due > 0 { emit(batch.slice(0..<due)) }
+            }
             pending = nil
             endSource(.finished)
             return
