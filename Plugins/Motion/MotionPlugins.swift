@@ -4,5 +4,11 @@ import DAQCore
 /// motion transforms.
 public enum MotionPlugins {
     /// Every Motion plugin.
-    public static let all: [PluginDescriptor] = []
+    public static let all: [PluginDescriptor] = [
+        .source(MotionReplaySource.self, module: "Motion"),
+        .transform(MagnitudeTransform.self, module: "Motion"),
+        .transform(LowpassTransform.self, module: "Motion"),
+        .transform(HighpassTransform.self, module: "Motion"),
+        .transform(ResampleTransform.self, module: "Motion"),
+    ]
 }

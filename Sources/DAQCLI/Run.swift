@@ -117,6 +117,7 @@ final class FailureReporter: PipelineObserver {
         switch event {
         case .failed(let c, let m): printError("daq: error: \(c ?? "pipeline"): \(m)")
         case .warning(let c, let m): printError("daq: warning: \(c): \(m)")
+        case .notice(let c, let m): printError("daq: note: \(c): \(m)")
         case .sinkFailed(let s, let n, let m): printError("daq: error: \(s): \(n) samples not delivered: \(m)")
         default: break
         }

@@ -82,6 +82,10 @@ final class JSONLinesEventWriter: PipelineObserver {
             f["event"] = "dropped"
             f["component"] = .string(c)
             f["samples"] = .int(Int64(n))
+        case .notice(let c, let m):
+            f["event"] = "notice"
+            f["component"] = .string(c)
+            f["message"] = .string(m)
         case .backpressure(let c):
             f["event"] = "backpressure"
             f["component"] = .string(c)

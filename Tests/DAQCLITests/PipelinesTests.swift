@@ -1,3 +1,4 @@
+import DAQCLI
 import DAQCore
 import DAQStandard
 import DAQTesting
@@ -25,7 +26,7 @@ struct PipelinesTests {
 
     @Test(arguments: files)
     func validates(_ file: String) throws {
-        let registry = try PluginRegistry(StandardPlugins.all)
+        let registry = try PluginRegistry(BuiltinPlugins.all)
         let spec = try PipelineLoader(registry: registry, environment: Self.environment)
             .load(file: Self.directory.appendingPathComponent(file).path)
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
@@ -36,7 +37,7 @@ struct PipelinesTests {
         let text = try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8)
         // Same data, as fast as possible: the clock does not change what comes out.
         let out = try PipelineHarness.run(
-            yaml: text, plugins: StandardPlugins.all, environment: Self.environment, overrides: ["clock=virtual"],
+            yaml: text, plugins: BuiltinPlugins.all, environment: Self.environment, overrides: ["clock=virtual"],
             file: file)
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
         let sourced = out.result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
@@ -47,7 +48,7 @@ struct PipelinesTests {
     @Test func helloPrintsWindowsOfPositiveValues() throws {
         let text = try String(contentsOf: Self.directory.appendingPathComponent("hello.yaml"), encoding: .utf8)
         let out = try PipelineHarness.run(
-            yaml: text, plugins: StandardPlugins.all, overrides: ["clock=virtual", "sinks.screen.type=collect"],
+            yaml: text, plugins: BuiltinPlugins.all, overrides: ["clock=virtual", "sinks.screen.type=collect"],
             file: "hello.yaml")
         let windows = out.data("screen")
         #expect(windows.count == 4)

@@ -1,6 +1,10 @@
 import DAQCore
 
 /// Writes samples to a JSON Lines or CSV file, buffered, flushed on the run's interval.
+///
+/// `fields` picks and orders the columns (the metadata names `uptime`, `timestamp`, `stepPath`
+/// and `kind` are allowed among them); `decimals` writes numbers fixed-point; `metadata: false`
+/// and `markers: false` leave only the data columns and rows — exactly the CSV another tool expects.
 public final class FileSink: SinkPlugin {
     public enum Format: String, ConfigEnum, Sendable {
         case auto, jsonl, csv
@@ -11,8 +15,12 @@ public final class FileSink: SinkPlugin {
         var format: Format = .auto
         var append = false
         var sync = false
+        var fields: [String]?
+        var decimals: Int?
+        var metadata = true
+        var markers = true
 
-        enum CodingKeys: String, CodingKey { case path, format, append, sync }
+        enum CodingKeys: String, CodingKey { case path, format, append, sync, fields, decimals, metadata, markers }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -20,10 +28,16 @@ public final class FileSink: SinkPlugin {
             format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .auto
             append = try c.decodeIfPresent(Bool.self, forKey: .append) ?? false
             sync = try c.decodeIfPresent(Bool.self, forKey: .sync) ?? false
+            fields = try c.decodeIfPresent([String].self, forKey: .fields)
+            decimals = try c.decodeIfPresent(Int.self, forKey: .decimals)
+            metadata = try c.decodeIfPresent(Bool.self, forKey: .metadata) ?? true
+            markers = try c.decodeIfPresent(Bool.self, forKey: .markers) ?? true
         }
 
         public func validate() throws {
             if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
+            if let decimals, !(0...17).contains(decimals) { throw ConfigIssue(key: "decimals", "must be 0 to 17, found \(decimals)") }
+            if let fields, fields.isEmpty { throw ConfigIssue(key: "fields", "name at least one field") }
         }
     }
 
@@ -34,16 +48,22 @@ public final class FileSink: SinkPlugin {
         ConfigKey("format", Format.choices, default: "auto", "auto: csv for *.csv, else JSON Lines."),
         ConfigKey("append", "bool", default: "false", "Append instead of replacing the file."),
         ConfigKey("sync", "bool", default: "false", "fsync on every flush: delivered means on disk."),
+        ConfigKey("fields", "[string]", "Only these fields, in this order (uptime, timestamp, stepPath, kind allowed)."),
+        ConfigKey("decimals", "int", "Write numbers with exactly this many decimals (like %.6f)."),
+        ConfigKey("metadata", "bool", default: "true", "Write uptime, timestamp, stepPath and kind besides the fields."),
+        ConfigKey("markers", "bool", default: "true", "Write step-marker rows."),
     ]
 
     private let config: Configuration
     private let path: String
     private let csv: Bool
     private var file: OutputFile?
-    private var header: [String]?
+    private var layout: RowLayout?
     private var undelivered = 0
+    private var written = 0
+    private var headerWritten = false
     private var warnedColumns: Set<String> = []
-    private var beforeHeader = Batch()
+    private var beforeLayout = Batch()
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -53,58 +73,53 @@ public final class FileSink: SinkPlugin {
 
     public func start(context: StageContext) throws {
         file = try OutputFile(path: path, append: config.append)
+        if let fields = config.fields {
+            layout = RowLayout(names: (config.metadata ? RowLayout.metadata.filter { !fields.contains($0) } : []) + fields)
+        }
     }
 
     public func write(_ batch: Batch, context: StageContext) throws {
         guard let file else { return }
         let before = file.bytesWritten
-        if csv {
-            try writeCSV(batch, to: file, context: context)
-        } else {
-            try file.withBuffer { buffer in
-                for row in 0..<batch.count { SampleJSON.appendLine(batch, row: row, to: &buffer) }
+        if layout == nil {
+            // Without `fields`, the first batch holding data fixes the columns; hold markers until then.
+            guard batch.kinds.contains(where: { $0 != .marker }) else {
+                beforeLayout.append(contentsOf: batch)
+                return
             }
+            layout = RowLayout(names: (config.metadata ? RowLayout.metadata : []) + batch.columns.map(\.name))
+            try writeRows(beforeLayout, file: file)
+            beforeLayout = Batch()
         }
+        for c in batch.columns where !layout!.names.contains(c.name) && config.fields == nil && warnedColumns.insert(c.name).inserted {
+            context.warn("field '\(c.name)' first appeared after \(path) was started; it is not written (name it in `fields`)")
+        }
+        try writeRows(batch, file: file)
         undelivered += batch.count
         context.wrote(bytes: file.bytesWritten - before)
     }
 
-    private func writeCSV(_ batch: Batch, to file: OutputFile, context: StageContext) throws {
-        if header == nil {
-            // Markers carry no fields: hold them until data fixes the columns.
-            guard batch.kinds.contains(where: { $0 != .marker }) else {
-                beforeHeader.append(contentsOf: batch)
+    private func writeRows(_ batch: Batch, file: OutputFile) throws {
+        guard let layout, !batch.isEmpty else { return }
+        if csv && !headerWritten && !config.append {
+            try file.write((layout.names.joined(separator: ",") + "\n").utf8)
+            headerWritten = true
+        }
+        let sources = layout.sources(in: batch)
+        let decimals = config.decimals
+        try file.withBuffer { out in
+            if csv {
+                written += layout.appendCSV(batch, sources: sources, decimals: decimals, markers: config.markers, to: &out)
                 return
             }
-            header = batch.columns.map(\.name)
-            try file.write(("uptime,timestamp,stepPath,kind," + header!.joined(separator: ",") + "\n").utf8)
-            try writeCSVRows(beforeHeader, columns: header!, to: file)
-            beforeHeader = Batch()
-        }
-        for c in batch.columns where !header!.contains(c.name) && warnedColumns.insert(c.name).inserted {
-            context.warn("field '\(c.name)' appeared after the CSV header was written; it is not in \(path)")
-        }
-        try writeCSVRows(batch, columns: header!, to: file)
-    }
-
-    private func writeCSVRows(_ batch: Batch, columns: [String], to file: OutputFile) throws {
-        guard header != nil else { return }
-        let indices = columns.map { batch.columnIndex($0) }
-        try file.withBuffer { out in
             for row in 0..<batch.count {
-                JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
-                out.append(UInt8(ascii: ","))
-                JSONEncoding.appendDouble(batch.timestamps[row], to: &out)
-                out.append(UInt8(ascii: ","))
-                CSVText.appendCell(batch.stepPaths[row], to: &out)
-                out.append(UInt8(ascii: ","))
-                out.append(contentsOf: batch.kinds[row].name.utf8)
-                for index in indices {
-                    out.append(UInt8(ascii: ","))
-                    guard let index else { continue }
-                    CSVText.append(batch.columns[index][row], to: &out)
+                if batch.kinds[row] == .marker && !config.markers { continue }
+                if config.fields == nil && config.metadata && decimals == nil {
+                    SampleJSON.appendLine(batch, row: row, to: &out)
+                } else {
+                    layout.appendJSON(batch, row: row, sources: sources, decimals: decimals, to: &out)
                 }
-                out.append(0x0A)
+                written += 1
             }
         }
     }
@@ -119,44 +134,12 @@ public final class FileSink: SinkPlugin {
     }
 
     public func finish(context: StageContext) throws {
-        if header == nil, !beforeHeader.isEmpty, let file {
-            header = []
-            try file.write("uptime,timestamp,stepPath,kind\n".utf8)
-            try writeCSVRows(beforeHeader, columns: [], to: file)
+        if layout == nil, !beforeLayout.isEmpty, let file {
+            layout = RowLayout(names: config.metadata ? RowLayout.metadata : [])
+            try writeRows(beforeLayout, file: file)
         }
         try file?.sync()
         try file?.close()
         file = nil
-    }
-}
-
-/// CSV cells: quoted only when they hold a delimiter, a quote or a line break.
-enum CSVText {
-    static func append(_ v: Value, to out: inout [UInt8]) {
-        switch v {
-        case .null: break
-        case .string(let s): appendCell(s, to: &out)
-        case .double(let d): JSONEncoding.appendDouble(d, to: &out)
-        case .int(let i): NumberFormatting.appendInt(i, to: &out)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        default:
-            var json: [UInt8] = []
-            JSONEncoding.append(v, to: &json)
-            appendCell(String(decoding: json, as: UTF8.self), to: &out)
-        }
-    }
-
-    static func appendCell(_ s: String, to out: inout [UInt8]) {
-        let needsQuotes = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else {
-            out.append(contentsOf: s.utf8)
-            return
-        }
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            if b == UInt8(ascii: "\"") { out.append(b) }
-            out.append(b)
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

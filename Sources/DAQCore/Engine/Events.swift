@@ -18,6 +18,8 @@ public enum PipelineEvent: Sendable, Equatable {
     case dropped(component: String, samples: Int)
     /// A source found a reader's `block` buffer full and waits: backpressure has reached it.
     case backpressure(component: String)
+    /// A stage tells what it found out and the user should know (a detected unit, a preamble).
+    case notice(component: String, message: String)
     /// A stage reported a problem it recovered from (a bad row skipped).
     case warning(component: String, message: String)
 }
@@ -56,7 +58,7 @@ extension PipelineObserver {
         case .sent(let s, let n, let b): sent(sink: s, samples: n, bytes: b)
         case .delivered(let s, let n, let b): delivered(sink: s, samples: n, bytes: b)
         case .sinkFailed(let s, let n, let m): sinkFailed(sink: s, samples: n, message: m)
-        case .dropped, .warning, .backpressure: break
+        case .dropped, .warning, .backpressure, .notice: break
         }
     }
     public func started(_ component: String?) {}

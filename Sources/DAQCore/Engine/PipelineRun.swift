@@ -232,7 +232,6 @@ public final class PipelineRun: Sendable {
             var allowed = batch.count
             if let max = options.maxSamples { allowed = Swift.min(allowed, Swift.max(0, max - s.admitted)) }
             s.admitted += allowed
-            if allowed > 0 { s.maxUptime = Swift.max(s.maxUptime, batch.uptimes[allowed - 1]) }
             return (allowed, options.maxSamples.map { s.admitted >= $0 } ?? false)
         }
         if allowed < batch.count { batch = batch.slice(0..<allowed) }
@@ -241,6 +240,11 @@ public final class PipelineRun: Sendable {
             return .reached
         }
         return reached ? .reached : .open
+    }
+
+    /// A source emitted samples up to `uptime` (read-ahead samples not yet due do not count).
+    func noteEmitted(upTo uptime: Double) {
+        state.withLock { if uptime > $0.maxUptime { $0.maxUptime = uptime } }
     }
 
     /// The latest sample time emitted, for the stop marker.

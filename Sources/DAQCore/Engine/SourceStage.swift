@@ -73,7 +73,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             // was never acquired in run-clock terms.
             if let batch = pending, pipeline?.isCancelled != true {
                 let due = dueCount(batch)
-                if due > 0 { emit(batch.slice(0..<due)) }
+                if due > 0 {
+                    emit(batch.slice(0..<due))
+                    pipeline?.noteEmitted(upTo: batch.uptimes[due - 1])
+                }
             }
             pending = nil
             endSource(.finished)
@@ -85,6 +88,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             let due = dueCount(batch)
             if due > 0 {
                 emit(batch.slice(0..<due))
+                pipeline?.noteEmitted(upTo: batch.uptimes[due - 1])
                 batch = batch.slice(due..<batch.count)
             }
             if batch.isEmpty {

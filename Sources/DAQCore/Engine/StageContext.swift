@@ -76,8 +76,15 @@ public final class StageContext: Sendable {
         stage.pipeline?.recorder.record(RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
     }
 
+    /// Tells the user something the stage found out (a detected unit); also kept in the manifest.
+    public func notice(_ message: String) {
+        stage.pipeline?.recorder.note("\(name): \(message)")
+        stage.publish(.notice(component: name, message: message))
+    }
+
     /// Reports a problem the stage recovered from; counted as an error and sent to observers.
     public func warn(_ message: String) {
+        stage.pipeline?.recorder.note("\(name): warning: \(message)")
         stage.noteError(message, fatal: false)
     }
 

@@ -1,8 +1,11 @@
+import CZlib
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Reads a file descriptor line by line in large chunks, in constant memory.
+/// Reads a file descriptor line by line in large chunks, in constant memory. A gzip file
+/// (recognised by its magic bytes, whatever its name) is decompressed on the fly.
 ///
 /// # Thread safety
 /// Not thread-safe: one source owns it on its stage's queue.
@@ -13,6 +16,7 @@ public final class LineReader {
     public let name: String
     private let fd: Int32
     private let owns: Bool
+    private var gz: gzFile?
     private var buffer: [UInt8] = []
     private var start = 0
     private var eof = false
@@ -39,10 +43,27 @@ public final class LineReader {
             _ = close(opened)
             throw OutputFileError(path: path, reason: "is a directory")
         }
+        var magic: (UInt8, UInt8) = (0, 0)
+        let n = withUnsafeMutableBytes(of: &magic) { pread(opened, $0.baseAddress, 2, 0) }
+        if n == 2 && magic.0 == 0x1F && magic.1 == 0x8B {
+            // zlib takes over the descriptor and closes it in gzclose.
+            guard let g = gzdopen(opened, "rb") else {
+                _ = close(opened)
+                throw OutputFileError(path: path, reason: "cannot open as gzip")
+            }
+            gzbuffer(g, 1 << 17)
+            gz = g
+        }
         fd = opened
         owns = true
         name = path
     }
+
+    /// Whether the end of the input has been reached (the last line may lack its newline).
+    public var atEnd: Bool { eof && start >= buffer.count }
+
+    /// Whether the input is gzip-compressed.
+    public var isCompressed: Bool { gz != nil }
 
     /// Wraps an open descriptor (standard input), which it does not close.
     public init(descriptor: Int32, name: String) {
@@ -51,13 +72,19 @@ public final class LineReader {
         self.name = name
     }
 
-    deinit { if owns { _ = close(fd) } }
+    deinit {
+        if let gz {
+            gzclose(gz)
+        } else if owns {
+            _ = close(fd)
+        }
+    }
 
     /// Passes the next line to `body`.
     /// - Throws: ``OutputFileError`` on a read error or a line longer than ``maxLineLength``.
     public func nextLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Result {
         while true {
-            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+            if let nl = newline(from: start) {
                 var end = nl
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 lineNumber += 1
@@ -85,6 +112,15 @@ public final class LineReader {
         }
     }
 
+    /// The index of the next `\n` at or after `from`, found with `memchr`.
+    private func newline(from: Int) -> Int? {
+        guard from < buffer.count else { return nil }
+        return buffer.withUnsafeBytes { raw -> Int? in
+            guard let p = memchr(raw.baseAddress! + from, 0x0A, raw.count - from) else { return nil }
+            return raw.baseAddress!.distance(to: UnsafeRawPointer(p))
+        }
+    }
+
     private enum Fill { case data, wouldBlock, end }
 
     private func fill() throws -> Fill {
@@ -96,7 +132,16 @@ public final class LineReader {
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
         while true {
-            let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + old, chunk) }
+            let n: Int = buffer.withUnsafeMutableBytes { raw in
+                if let gz { return Int(gzread(gz, raw.baseAddress! + old, UInt32(chunk))) }
+                return read(fd, raw.baseAddress! + old, chunk)
+            }
+            if n < 0, let gz {
+                var code: Int32 = 0
+                let message = gzerror(gz, &code).map { String(cString: $0) } ?? "gzip error"
+                buffer.removeLast(chunk)
+                throw OutputFileError(path: name, reason: "corrupt gzip data: \(message)")
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 buffer.removeLast(chunk)

@@ -32,38 +32,47 @@ public enum NumberFormatting {
         }
     }
 
-    /// Appends a double with exactly `decimals` digits after the point, rounded half away
-    /// from zero on the exact binary value (as C's `%.*f` does for all but exact ties).
+    /// Appends a double with exactly `decimals` digits after the point (like C's `%.*f`).
+    ///
+    /// The value is scaled and rounded in binary, so in rare ties the last digit can differ by
+    /// one unit from a correctly rounded `printf`; values past 9e18 units use the shortest form.
+    /// Digits are produced right to left into a stack buffer and appended at once.
+    @inlinable
     public static func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
-        guard value.isFinite else {
+        guard value.isFinite, decimals <= 18 else {
             out.append(contentsOf: (value.isNaN ? "nan" : value < 0 ? "-inf" : "inf").utf8)
             return
         }
-        let scale = pow10[decimals]
-        let scaled = (abs(value) * scale).rounded(.toNearestOrEven)
-        if scaled >= 9.0e18 {
-            // Beyond Int64: rare in data acquisition; the shortest form is still exact enough.
+        let scaled = (abs(value) * pow10[decimals]).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 9.0e18 else {
             appendShortest(value, to: &out)
             return
         }
         var units = UInt64(scaled)
-        // Correct the rounding of the multiplication, which can be off by one unit.
-        let exact = abs(value) * scale
-        if Double(units) - exact > 0.5 { units -= 1 } else if exact - Double(units) > 0.5 { units += 1 }
-        if value.sign == .minus { out.append(UInt8(ascii: "-")) }
-        let divisor = UInt64(scale)
-        appendUInt(units / divisor, to: &out)
-        if decimals > 0 {
-            out.append(UInt8(ascii: "."))
-            var frac = units % divisor
-            var digits = [UInt8](repeating: 48, count: decimals)
-            var i = decimals - 1
-            while i >= 0 {
-                digits[i] = 48 + UInt8(frac % 10)
-                frac /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buf in
+            var i = 47
+            var written = 0
+            // Fraction digits, then the point, then at least one integer digit.
+            while written < decimals {
+                buf[i] = 48 + UInt8(truncatingIfNeeded: units % 10)
+                units /= 10
+                i -= 1
+                written += 1
+            }
+            if decimals > 0 {
+                buf[i] = UInt8(ascii: ".")
                 i -= 1
             }
-            out.append(contentsOf: digits)
+            repeat {
+                buf[i] = 48 + UInt8(truncatingIfNeeded: units % 10)
+                units /= 10
+                i -= 1
+            } while units > 0
+            if value.sign == .minus {
+                buf[i] = UInt8(ascii: "-")
+                i -= 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[(i + 1)...]))
         }
     }
 
@@ -85,5 +94,5 @@ public enum NumberFormatting {
         }
     }
 
-    static let pow10: [Double] = (0...18).map { p in (0..<p).reduce(1.0) { x, _ in x * 10 } }
+    @usableFromInline static let pow10: [Double] = (0...18).map { p in (0..<p).reduce(1.0) { x, _ in x * 10 } }
 }

@@ -1,0 +1,244 @@
+import DAQCore
+import Foundation
+
+/// Replays an accelerometer (or other 3-axis IMU) recording: CSV, JSON Lines or a
+/// SageResearch motion log, plain or gzip-compressed, streamed in constant memory.
+///
+/// Each row becomes a sample with `x`, `y`, `z` (and any other columns as fields), stamped with
+/// the recording's own time; its run-clock time counts from the first row (or `start`), so the
+/// pipeline clock replays it at `speed`, or as fast as possible under `virtual`.
+public final class MotionReplaySource: SourcePlugin {
+    public enum Format: String, ConfigEnum, Sendable {
+        case auto, csv, jsonl, json
+    }
+
+    public struct Configuration: PluginConfiguration {
+        var path: String
+        var format: Format = .auto
+        var columns = ColumnMapping()
+        var delimiter: String?
+        var skipLines: Int?
+        var timeUnit: TimeUnit = .auto
+        var timeFormat: String?
+        var timeZone: String = "UTC"
+        var loop = false
+        var start: Seconds?
+        var end: Seconds?
+        var onBadRow: OnBadRowPolicy = .fail
+        var sensorType: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path, format, columns, delimiter, loop, start, end
+            case skipLines = "skip_lines", timeUnit = "time_unit", timeFormat = "time_format", timeZone = "time_zone"
+            case onBadRow = "on_bad_row", sensorType = "sensor_type"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decode(String.self, forKey: .path)
+            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .auto
+            columns = try c.decodeIfPresent(ColumnMapping.self, forKey: .columns) ?? ColumnMapping()
+            delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter)
+            skipLines = try c.decodeIfPresent(Int.self, forKey: .skipLines)
+            timeUnit = try c.decodeIfPresent(TimeUnit.self, forKey: .timeUnit) ?? .auto
+            timeFormat = try c.decodeIfPresent(String.self, forKey: .timeFormat)
+            timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
+            loop = try c.decodeIfPresent(Bool.self, forKey: .loop) ?? false
+            start = try c.decodeIfPresent(Seconds.self, forKey: .start)
+            end = try c.decodeIfPresent(Seconds.self, forKey: .end)
+            onBadRow = try c.decodeIfPresent(OnBadRowPolicy.self, forKey: .onBadRow) ?? .fail
+            sensorType = try c.decodeIfPresent(String.self, forKey: .sensorType)
+        }
+
+        public func validate() throws {
+            if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
+            if let delimiter, delimiterByte == nil {
+                throw ConfigIssue(key: "delimiter", "expected one character such as ',', ';' or '\\t', found '\(delimiter)'")
+            }
+            if let skipLines, skipLines < 0 { throw ConfigIssue(key: "skip_lines", "must be 0 or more") }
+            if TimeZone(identifier: timeZone) == nil { throw ConfigIssue(key: "time_zone", "unknown time zone '\(timeZone)'") }
+            if let start, start.value < 0 { throw ConfigIssue(key: "start", "must be 0 s or more") }
+            if let end, end.value <= (start?.value ?? 0) { throw ConfigIssue(key: "end", "must be after start") }
+            if timeFormat != nil && timeUnit != .auto && timeUnit != .datetime {
+                throw ConfigIssue(key: "time_format", "a date-time pattern needs time_unit: datetime")
+            }
+        }
+
+        var delimiterByte: UInt8? {
+            guard let delimiter else { return nil }
+            if delimiter == "\\t" || delimiter == "\t" || delimiter == "tab" { return 0x09 }
+            return delimiter.utf8.count == 1 ? delimiter.utf8.first : nil
+        }
+    }
+
+    public static let typeName = "motion.replay"
+    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log; .gz too)."
+    public static let configKeys: [ConfigKey] = [
+        .required("path", "string", "The recording; gzip-compressed files are read directly."),
+        ConfigKey("format", Format.choices, default: "auto", "auto: by extension and first character; json is a SageResearch log."),
+        ConfigKey("columns", "{time, x, y, z}", "Column (or key) names when they are not found by name."),
+        ConfigKey("delimiter", "string", default: "auto", "CSV delimiter: ',', ';' or '\\t'; detected from the header when omitted."),
+        ConfigKey("skip_lines", "int", "Lines of metadata before the CSV header; detected when omitted."),
+        ConfigKey("time_unit", TimeUnit.choices, default: "auto", "Unit of the time column; auto detects and says so in the log."),
+        ConfigKey("time_format", "string", "Date-time pattern (e.g. yyyy-MM-dd HH:mm:ss.SSS) when times are text."),
+        ConfigKey("time_zone", "string", default: "UTC", "Time zone of date-times that carry none."),
+        ConfigKey("loop", "bool", default: "false", "Start over at the end, continuing the run clock."),
+        ConfigKey("start", "seconds", "Skip the recording's first seconds."),
+        ConfigKey("end", "seconds", "Stop this many seconds into the recording."),
+        ConfigKey("on_bad_row", OnBadRowPolicy.choices, default: "fail", "fail stops at a bad row; skip reports each by file and line."),
+        ConfigKey("sensor_type", "string", "SageResearch logs: keep only items of this sensorType."),
+    ]
+
+    private let config: Configuration
+    private let path: String
+    private var reader: (any RecordingReader)?
+    private var firstTime: Double?
+    private var lastTime: Double?
+    private var lastRelative = 0.0
+    private var loopOffset = 0.0
+    private var period = 0.0
+    private var badRows = 0
+    private var pendingFailure: BadRow?
+    private var backwards = 0
+    private var emitted = 0
+    static let reportLimit = 20
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        config = configuration
+        path = context.resolve(configuration.path)
+    }
+
+    public func start(context: StageContext) throws {
+        reader = try open()
+        for n in reader!.notes { context.notice(n) }
+    }
+
+    private func open() throws -> any RecordingReader {
+        var format = config.format
+        if format == .auto {
+            let base = path.hasSuffix(".gz") ? String(path.dropLast(3)) : path
+            if base.hasSuffix(".jsonl") || base.hasSuffix(".ndjson") {
+                format = .jsonl
+            } else if base.hasSuffix(".json") {
+                format = .json
+            } else {
+                format = .csv
+            }
+        }
+        switch format {
+        case .json: return try JSONRecordingReader(path: path, lines: false, columns: config.columns, sensorType: config.sensorType)
+        case .jsonl: return try JSONRecordingReader(path: path, lines: true, columns: config.columns, sensorType: config.sensorType)
+        default:
+            return try CSVRecordingReader(
+                options: .init(
+                    path: path, delimiter: config.delimiterByte, skipLines: config.skipLines, columns: config.columns,
+                    timeUnit: config.timeUnit, timeFormat: config.timeFormat,
+                    timeZone: TimeZone(identifier: config.timeZone) ?? TimeZone(identifier: "UTC")!))
+        }
+    }
+
+    public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
+        guard let reader else { return .finished }
+        if let failure = pendingFailure { throw failure }
+        var rows = RowBuffer(capacity: limit)
+        var more = true
+        while rows.count < limit && more {
+            do {
+                more = try reader.read(into: &rows, limit: limit - rows.count)
+            } catch let bad as BadRow {
+                badRows += 1
+                if config.onBadRow == .fail {
+                    // Emit the good rows before it first; the next read fails the run.
+                    pendingFailure = bad
+                    break
+                }
+                if badRows <= Self.reportLimit { context.warn("skipped \(bad)") }
+            }
+        }
+        var xs = [Double](), ys = [Double](), zs = [Double]()
+        xs.reserveCapacity(rows.count)
+        ys.reserveCapacity(rows.count)
+        zs.reserveCapacity(rows.count)
+        var extras: [[Value]] = []
+        var atEnd = !more && pendingFailure == nil
+        let hasSteps = !rows.stepPaths.isEmpty
+        let start = config.start?.value ?? 0
+        let end = config.end?.value ?? .infinity
+        for i in 0..<rows.count {
+            let time = rows.times[i]
+            if firstTime == nil { firstTime = time }
+            if let last = lastTime {
+                if time < last {
+                    backwards += 1
+                    if backwards <= Self.reportLimit {
+                        context.warn("\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
+                    }
+                } else if emitted < 64 || period == 0 {
+                    period = time - last
+                }
+            }
+            if lastTime == nil || time > lastTime! { lastTime = time }
+            let relative = time - firstTime!
+            if relative < start { continue }
+            if relative > end {
+                atEnd = true
+                break
+            }
+            lastRelative = relative - start
+            batch.appendRow(
+                uptime: loopOffset + lastRelative, timestamp: time, stepPath: hasSteps ? rows.stepPaths[i] : "",
+                kind: hasSteps ? rows.kinds[i] : .data)
+            xs.append(rows.xs[i])
+            ys.append(rows.ys[i])
+            zs.append(rows.zs[i])
+            if !rows.extras.isEmpty { extras.append(rows.extras[i]) }
+            emitted += 1
+        }
+        if atEnd && config.loop && emitted > 0 {
+            // Start over: the run clock goes on one sample period after the last sample.
+            self.reader = try open()
+            loopOffset += lastRelative + period
+            firstTime = nil
+            lastTime = nil
+            return finishBatch(&batch, xs, ys, zs, extras, reader: reader, status: .more)
+        }
+        return finishBatch(&batch, xs, ys, zs, extras, reader: reader, status: atEnd ? .finished : .more, context: context)
+    }
+
+    private func finishBatch(
+        _ batch: inout Batch, _ xs: [Double], _ ys: [Double], _ zs: [Double], _ extras: [[Value]],
+        reader: any RecordingReader, status: SourceStatus, context: StageContext? = nil
+    ) -> SourceStatus {
+        if batch.count > 0 {
+            if batch.kinds.contains(.marker) {
+                // Markers carry no axes: null, not NaN, in every output format.
+                let kinds = batch.kinds
+                batch.setColumn(Column(name: "x", values: zip(xs, kinds).map { $1 == .marker ? .null : .double($0) }))
+                batch.setColumn(Column(name: "y", values: zip(ys, kinds).map { $1 == .marker ? .null : .double($0) }))
+                batch.setColumn(Column(name: "z", values: zip(zs, kinds).map { $1 == .marker ? .null : .double($0) }))
+            } else {
+                batch.setColumn(Column(name: "x", doubles: xs))
+                batch.setColumn(Column(name: "y", doubles: ys))
+                batch.setColumn(Column(name: "z", doubles: zs))
+            }
+            for (i, name) in reader.extraNames.enumerated() where !extras.isEmpty {
+                batch.setColumn(Column(name: name, values: extras.map { i < $0.count ? $0[i] : .null }))
+            }
+        }
+        if status == .finished, let context {
+            if badRows > Self.reportLimit { context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)") }
+            if backwards > Self.reportLimit { context.warn("\(backwards) timestamps went back in all") }
+            if period > 0 { context.notice("replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((1 / period * 100).rounded() / 100)) Hz") }
+        }
+        return status
+    }
+
+    public func stop(context: StageContext) {
+        reader = nil
+    }
+}
+
+/// What to do with a row that cannot be read.
+public enum OnBadRowPolicy: String, ConfigEnum, Sendable {
+    case fail, skip
+}

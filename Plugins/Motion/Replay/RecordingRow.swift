@@ -1,0 +1,55 @@
+import DAQCore
+
+/// Rows of a recording before they are placed on the run clock, column by column, so a reader
+/// fills plain arrays and no per-row value is copied through a protocol.
+struct RowBuffer {
+    /// The recording's own times, seconds.
+    var times: [Double] = []
+    var xs: [Double] = []
+    var ys: [Double] = []
+    var zs: [Double] = []
+    /// 1-based line numbers in the file, for messages.
+    var lines: [Int] = []
+    /// Step paths and kinds, when the format carries them (SageResearch logs); else empty.
+    var stepPaths: [String] = []
+    var kinds: [SampleKind] = []
+    /// Other columns per row, in the order of the reader's `extraNames`; empty when there are none.
+    var extras: [[Value]] = []
+
+    var count: Int { times.count }
+
+    init(capacity: Int = 0) {
+        times.reserveCapacity(capacity)
+        xs.reserveCapacity(capacity)
+        ys.reserveCapacity(capacity)
+        zs.reserveCapacity(capacity)
+        lines.reserveCapacity(capacity)
+    }
+
+    mutating func append(time: Double, x: Double, y: Double, z: Double, line: Int) {
+        times.append(time)
+        xs.append(x)
+        ys.append(y)
+        zs.append(z)
+        lines.append(line)
+    }
+}
+
+/// A bad row: what is wrong, and where.
+struct BadRow: Error, CustomStringConvertible {
+    var path: String
+    var line: Int
+    var message: String
+    var description: String { "\(path):\(line): \(message)" }
+}
+
+/// A reader of one recording format.
+protocol RecordingReader: AnyObject {
+    /// Names of the extra columns, in the order of `RowBuffer.extras`.
+    var extraNames: [String] { get }
+    /// Appends up to `limit` rows; returns false at the end of the file. A bad row throws
+    /// ``BadRow`` after the rows before it were appended; reading may go on after it.
+    func read(into rows: inout RowBuffer, limit: Int) throws -> Bool
+    /// What the reader found out and the user should know (units, rate, preamble).
+    var notes: [String] { get }
+}

@@ -1,0 +1,101 @@
+import DAQCore
+
+/// Resamples to a fixed rate by linear interpolation between neighbouring samples. A gap
+/// longer than `max_gap` is not bridged: no samples are made up inside it, and it is reported.
+public final class ResampleTransform: TransformPlugin {
+    public struct Configuration: PluginConfiguration {
+        var rate: Double
+        var maxGap: Seconds?
+        var fields: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case rate, fields
+            case maxGap = "max_gap"
+        }
+
+        public func validate() throws {
+            if !(rate > 0) || !rate.isFinite { throw ConfigIssue(key: "rate", "must be greater than 0 Hz, found \(rate)") }
+            if let maxGap, !(maxGap.value > 0) { throw ConfigIssue(key: "max_gap", "must be more than 0 s") }
+        }
+    }
+
+    public static let typeName = "motion.resample"
+    public static let summary = "Resamples to a fixed rate by linear interpolation; gaps over max_gap are reported, not bridged."
+    public static let configKeys: [ConfigKey] = [
+        .required("rate", "double (Hz)", "The output rate; samples fall on multiples of 1/rate of run-clock time."),
+        ConfigKey("max_gap", "seconds", default: "5 periods of the output", "A longer gap between inputs is left empty."),
+        ConfigKey("fields", "[string]", default: "every numeric field", "Fields to interpolate; others are carried from the earlier sample."),
+    ]
+
+    private let period: Double
+    private let maxGap: Double
+    private let only: [String]?
+    private var previous: Sample?
+    private var nextIndex: Int64?
+    private var gaps = 0
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        period = 1 / configuration.rate
+        maxGap = configuration.maxGap?.value ?? 5 / configuration.rate
+        only = configuration.fields
+    }
+
+    public func process(_ batch: inout Batch, context: StageContext) throws {
+        var out = Batch(stream: context.name, capacity: batch.count)
+        for i in 0..<batch.count {
+            let current = batch[i]
+            guard current.kind == .data else {
+                out.append(current)
+                continue
+            }
+            defer { previous = current }
+            guard let p = previous else {
+                nextIndex = Int64((current.uptime / period - 1e-9).rounded(.up))
+                continue
+            }
+            let span = current.uptime - p.uptime
+            guard span > 0 else { continue }
+            if span > maxGap {
+                gaps += 1
+                context.warn("gap of \(short(span)) s from \(short(p.uptime)) s to \(short(current.uptime)) s not bridged")
+                nextIndex = Int64((current.uptime / period - 1e-9).rounded(.up))
+                continue
+            }
+            while let k = nextIndex, Double(k) * period < current.uptime - 1e-12 {
+                let t = Double(k) * period
+                if t >= p.uptime - 1e-12 { out.append(interpolate(p, current, at: t)) }
+                nextIndex = k + 1
+            }
+        }
+        batch = out
+    }
+
+    public func finish(context: StageContext) throws -> Batch {
+        var out = Batch(stream: context.name)
+        // The last input lies on the grid only by chance; emit it then.
+        if let p = previous, let k = nextIndex, abs(Double(k) * period - p.uptime) < 1e-9 {
+            out.append(interpolate(p, p, at: p.uptime))
+        }
+        return out
+    }
+
+    private func interpolate(_ a: Sample, _ b: Sample, at t: Double) -> Sample {
+        let w = b.uptime > a.uptime ? (t - a.uptime) / (b.uptime - a.uptime) : 0
+        var fields = Fields()
+        for (key, va) in a.fields.pairs {
+            let wanted = only.map { $0.contains(key) } ?? true
+            // Integer fields (counters, ids) are carried unless named: halfway between two ids is no id.
+            var isInt = false
+            if case .int = va { isInt = true }
+            if wanted, let x = va.doubleValue, let y = b.fields[key]?.doubleValue, !(isInt && only == nil) {
+                fields[key] = .double(x + (y - x) * w)
+            } else {
+                fields[key] = va
+            }
+        }
+        return Sample(
+            timestamp: a.timestamp + (b.timestamp - a.timestamp) * w, uptime: t, stepPath: a.stepPath, fields: fields)
+    }
+
+    private func short(_ d: Double) -> String { String((d * 1000).rounded() / 1000) }
+}

@@ -1,0 +1,178 @@
+import DAQCore
+
+/// A step marker as the loggers write it: every file of a sink gets every marker.
+struct LogMarker: Sendable, Equatable {
+    var uptime: Double
+    var stepPath: String
+}
+
+/// The keys every item carries; a field of the same name would make a duplicate key.
+let reservedItemKeys: Set<String> = ["uptime", "timestamp", "stepPath", "timestampDate", "kind"]
+
+/// Encodes items in `RSDRecordSampleLogger`'s layout straight into an output buffer.
+///
+/// Everything here runs once per sample, so it appends bytes and never builds a `String`, and
+/// numbers go through `NumberFormatting`, never Foundation formatters.
+enum LogItemJSON {
+    /// The bytes `,"name":` of each column, `nil` for a column whose name is an item key.
+    static func keys(of batch: Batch) -> [[UInt8]?] {
+        batch.columns.map { column in
+            if reservedItemKeys.contains(column.name) { return nil }
+            var key: [UInt8] = [UInt8(ascii: ",")]
+            JSONEncoding.appendString(column.name, to: &key)
+            key.append(UInt8(ascii: ":"))
+            return key
+        }
+    }
+
+    /// `{"uptime":u,"timestamp":t,"stepPath":"…"[,"kind":"event"],fields…}`; null fields are left out.
+    static func appendSample(
+        _ batch: Batch, row: Int, keys: [[UInt8]?], t0: Double, decimals: Int?, to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: #"{"uptime":"#.utf8)
+        JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
+        out.append(contentsOf: #","timestamp":"#.utf8)
+        JSONEncoding.appendDouble(batch.timestamps[row] - t0, to: &out)
+        out.append(contentsOf: #","stepPath":"#.utf8)
+        JSONEncoding.appendString(batch.stepPaths[row], to: &out)
+        if batch.kinds[row] == .event { out.append(contentsOf: #","kind":"event""#.utf8) }
+        for (c, column) in batch.columns.enumerated() {
+            guard let key = keys[c] else { continue }
+            let value = column[row]
+            if value.isNull { continue }
+            out.append(contentsOf: key)
+            LogValue.appendJSON(value, decimals: decimals, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"uptime":u,"stepPath":"…","timestampDate":"ISO-8601","timestamp":u}`.
+    static func appendMarker(_ marker: LogMarker, t0: Double, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"uptime":"#.utf8)
+        JSONEncoding.appendDouble(marker.uptime, to: &out)
+        out.append(contentsOf: #","stepPath":"#.utf8)
+        JSONEncoding.appendString(marker.stepPath, to: &out)
+        out.append(contentsOf: #","timestampDate":"#.utf8)
+        // A DateFormatter per marker is fine: markers come once per step, not per sample.
+        JSONEncoding.appendString(ISODate.string(t0 + marker.uptime), to: &out)
+        out.append(contentsOf: #","timestamp":"#.utf8)
+        JSONEncoding.appendDouble(marker.uptime, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+/// CSV rows with the columns `uptime,timestamp,stepPath,timestampDate,<fields>`.
+enum LogItemCSV {
+    /// The header row for `fields`.
+    static func appendHeader(fields: [String], to out: inout [UInt8]) {
+        out.append(contentsOf: "uptime,timestamp,stepPath,timestampDate".utf8)
+        for name in fields {
+            out.append(UInt8(ascii: ","))
+            appendCell(name, to: &out)
+        }
+        out.append(0x0A)
+    }
+
+    /// A data or event row; `columns[i]` is the batch column of header field `i`.
+    static func appendSample(
+        _ batch: Batch, row: Int, columns: [Int?], t0: Double, decimals: Int?, to out: inout [UInt8]
+    ) {
+        JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
+        out.append(UInt8(ascii: ","))
+        JSONEncoding.appendDouble(batch.timestamps[row] - t0, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendCell(batch.stepPaths[row], to: &out)
+        out.append(UInt8(ascii: ","))  // timestampDate: markers only
+        for index in columns {
+            out.append(UInt8(ascii: ","))
+            guard let index else { continue }
+            appendValue(batch.columns[index][row], decimals: decimals, to: &out)
+        }
+        out.append(0x0A)
+    }
+
+    /// A marker row: its field cells stay empty.
+    static func appendMarker(_ marker: LogMarker, t0: Double, fieldCount: Int, to out: inout [UInt8]) {
+        JSONEncoding.appendDouble(marker.uptime, to: &out)
+        out.append(UInt8(ascii: ","))
+        JSONEncoding.appendDouble(marker.uptime, to: &out)
+        out.append(UInt8(ascii: ","))
+        appendCell(marker.stepPath, to: &out)
+        out.append(UInt8(ascii: ","))
+        out.append(contentsOf: ISODate.string(t0 + marker.uptime).utf8)
+        for _ in 0..<fieldCount { out.append(UInt8(ascii: ",")) }
+        out.append(0x0A)
+    }
+
+    private static func appendValue(_ value: Value, decimals: Int?, to out: inout [UInt8]) {
+        switch value {
+        case .null: break
+        case .double(let d):
+            // A spreadsheet reads an empty cell as missing; `null` or `nan` would be text.
+            if d.isFinite { LogValue.appendDouble(d, decimals: decimals, to: &out) }
+        case .int(let i): NumberFormatting.appendInt(i, to: &out)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .string(let s): appendCell(s, to: &out)
+        case .bytes(let b): NumberFormatting.appendHex(b, to: &out)
+        case .array, .object:
+            var json: [UInt8] = []
+            LogValue.appendJSON(value, decimals: decimals, to: &json)
+            appendCell(json, to: &out)
+        }
+    }
+
+    /// A cell, quoted only when it holds a comma, a quote or a line break (RFC 4180).
+    static func appendCell(_ text: String, to out: inout [UInt8]) {
+        var copy = text
+        copy.withUTF8 { appendCell($0, to: &out) }
+    }
+
+    private static func appendCell<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
+        let quote = UInt8(ascii: "\"")
+        guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == quote || $0 == 0x0A || $0 == 0x0D }) else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        out.append(quote)
+        for b in bytes {
+            if b == quote { out.append(quote) }
+            out.append(b)
+        }
+        out.append(quote)
+    }
+}
+
+/// Field values, with the sink's `decimals` applied to every double, nested ones included.
+enum LogValue {
+    static func appendDouble(_ d: Double, decimals: Int?, to out: inout [UInt8]) {
+        if let decimals, d.isFinite {
+            NumberFormatting.appendFixed(d, decimals: decimals, to: &out)
+        } else {
+            JSONEncoding.appendDouble(d, to: &out)
+        }
+    }
+
+    static func appendJSON(_ value: Value, decimals: Int?, to out: inout [UInt8]) {
+        guard let decimals else { return JSONEncoding.append(value, to: &out) }
+        switch value {
+        case .double(let d): appendDouble(d, decimals: decimals, to: &out)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendJSON(v, decimals: decimals, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            for (i, (k, v)) in fields.pairs.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONEncoding.appendString(k, to: &out)
+                out.append(UInt8(ascii: ":"))
+                appendJSON(v, decimals: decimals, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        default: JSONEncoding.append(value, to: &out)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import DAQCore
+import DAQSampleLogger
+import DAQTesting
+import Foundation
+import Testing
+
+/// `daq repair`: logs cut at every byte keep exactly their complete items.
+@Suite("Log repair")
+struct LogRepairTests {
+    /// A finished log whose strings hold brackets, braces, quotes and escapes, to mislead a
+    /// repair that does not track strings.
+    func makeLog(_ sinkType: String, root: String = "object") throws -> [UInt8] {
+        let base = tempDirectory()
+        let context = StageContext.detached(name: "log", kind: .sink, clock: RunClock(mode: .virtual))
+        let yaml = "directory: \(base)" + (sinkType == "json" ? "\nroot: \(root)" : "")
+        let config = try PluginConfigLoader.decode(LoggerConfiguration.self, yaml: yaml)
+        let plugin = PluginContext(componentName: "log", pipelineName: "detached", baseDirectory: "", clock: .virtual)
+        let sink: any Sink = sinkType == "json"
+            ? try JSONLoggerSink(configuration: config, context: plugin)
+            : try JSONLinesLoggerSink(configuration: config, context: plugin)
+        try sink.start(context: context)
+        try sink.write(Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "s]}", kind: .marker)]), context: context)
+        let tricky: [Value] = ["]}", "\\", "\"],[{", "{\"uptime\":1}\n]}", "\\\"]"]
+        let samples = (0..<6).map { i in
+            Sample(
+                timestamp: 100 + Double(i), uptime: Double(i), stepPath: "a/\"b\"",
+                fields: ["note": tricky[i % tricky.count], "nested": .array([.object(["k": "]}"]), .double(1.5)])])
+        }
+        try sink.write(Batch(stream: "x", samples: samples), context: context)
+        try sink.write(Batch(stream: "log", samples: [Sample(uptime: 6, stepPath: "s]}", kind: .marker)]), context: context)
+        try sink.flush(context: context)
+        try sink.finish(context: context)
+        return try readBytes(try runDirectory(under: base) + "/x.\(sinkType)")
+    }
+
+    @Test(arguments: ["object", "array"])
+    func jsonCutAtAnyByteKeepsExactlyTheCompleteItems(_ root: String) throws {
+        let log = try makeLog("json", root: root)
+        let original = try JSONParser.parse(log)
+        let items = root == "object" ? original.object["items"]!.array : original.array
+        #expect(items.count == 8)
+        // Every item but the root object's own closing brace ends a line of its own.
+        let lines = String(decoding: log, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        var ends: [Int] = []
+        var offset = 0
+        for line in lines {
+            offset += line.utf8.count + 1
+            if line.hasPrefix("{\"uptime\"") { ends.append(offset - 1 - (line.hasSuffix(",") ? 1 : 0)) }
+        }
+        #expect(ends.count == 8)
+        let headerEnd = log.firstIndex(of: 0x0A)!
+        for cut in headerEnd..<log.count {
+            let repaired = try LogRepair.repair(Array(log[..<cut]))
+            let kept = ends.filter { $0 <= cut }.count
+            #expect(repaired.itemsKept == kept, "cut at \(cut)")
+            let value = try JSONParser.parse(repaired.bytes)
+            let back = root == "object" ? value.object["items"]?.array ?? [] : value.array
+            #expect(back == Array(items.prefix(kept)), "cut at \(cut)")
+            if root == "object" { #expect(value.object["startDate"] == original.object["startDate"]) }
+            // Only a cut in the final newline leaves a log that is already complete.
+            #expect(repaired.changed == (cut < log.count - 1), "cut at \(cut)")
+            if repaired.changed { #expect(repaired.bytesDropped == cut - (ends.last { $0 <= cut } ?? headerEnd)) }
+        }
+        let whole = try LogRepair.repair(log)
+        #expect(!whole.changed && whole.bytes == log && whole.itemsKept == 8 && whole.bytesDropped == 0)
+    }
+
+    @Test func jsonLinesCutAtAnyByteKeepsTheWholeLines() throws {
+        let log = try makeLog("jsonl")
+        let lines = log.split(separator: 0x0A).map { try! JSONParser.parse($0) }
+        #expect(lines.count == 8)
+        for cut in 1...log.count {
+            let prefix = Array(log[..<cut])
+            let repaired = try LogRepair.repair(prefix, format: .jsonLines)
+            // A line is kept when it is whole, even when the cut took only its newline.
+            let whole = prefix.split(separator: 0x0A, omittingEmptySubsequences: false).filter { (try? JSONParser.parse($0)) != nil }
+            #expect(repaired.itemsKept == whole.count, "cut at \(cut)")
+            let back = repaired.bytes.split(separator: 0x0A).map { try! JSONParser.parse($0) }
+            #expect(back == Array(lines.prefix(whole.count)))
+            #expect(repaired.bytes.isEmpty || repaired.bytes.last == 0x0A)
+            #expect(repaired.changed == (log[cut - 1] != 0x0A))
+        }
+    }
+
+    @Test(arguments: [
+        "", "hello", "uptime,timestamp\n1,2\n", #"{"a":1}"#, "[1,2,3]", #"[{"a":1},{"uptime":2}]"#,
+        #"{"startDate":"x","other":[{"uptime":1}]}"#, #"{"startDate":"x","items":[{"uptime":1},2"#,
+        #"{"startDate":"x","items":[{"uptime":1}]]}"#, "{\"uptime\":1}\nnot json\n",
+    ])
+    func refusesWhatIsNotALoggerLog(_ text: String) {
+        #expect(throws: LogRepair.Failure.self) { try LogRepair.repair(Array(text.utf8)) }
+    }
+
+    @Test func repairFileKeepsTheOriginalAndLeavesCompleteFilesAlone() throws {
+        let log = try makeLog("json")
+        let path = tempDirectory() + "/x.json"
+        let cut = Array(log[..<(log.count - 40)])
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        let outcome = try LogRepair.repairFile(atPath: path)
+        #expect(outcome.result.changed && outcome.backupPath == path + ".orig")
+        #expect(outcome.description.contains("kept 7 items"))
+        #expect(try readBytes(path + ".orig") == cut)
+        #expect(try readBytes(path) == outcome.result.bytes)
+        _ = try parseJSON(path)
+
+        let again = try LogRepair.repairFile(atPath: path)
+        #expect(!again.result.changed && again.description.hasSuffix("already complete (7 items); nothing changed"))
+        #expect(try readBytes(path) == outcome.result.bytes)
+    }
+
+    @Test func repairFileRefusesANonLogAndTouchesNothing() throws {
+        let path = tempDirectory() + "/data.json"
+        try Data(#"{"not":"a log""#.utf8).write(to: URL(fileURLWithPath: path))
+        #expect { try LogRepair.repairFile(atPath: path) } throws: { error in
+            "\(error)".hasPrefix(path + ": not a logger JSON log")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + ".orig"))
+        #expect(throws: LogRepair.Failure.self) { try LogRepair.repairFile(atPath: path + ".missing") }
+    }
+}
