@@ -21,6 +21,10 @@ final class LogFile {
     private let decimals: Int?
     private let out: OutputFile
     private var t0: Double?
+    /// The date shown for uptime 0 (header, marker dates): t0 for a recording with absolute
+    /// times; the run's start for one whose times count from 0, so it does not read 1970.
+    private var dateOrigin = 0.0
+    private let runStart: Double
     /// Events that came before the first data sample, written once it fixes t0.
     private var held = Batch()
     /// CSV columns, fixed by the first batch holding data.
@@ -33,8 +37,9 @@ final class LogFile {
     /// Data and event samples written.
     private(set) var samples = 0
 
-    init(path: String, layout: Layout, decimals: Int?) throws {
+    init(path: String, layout: Layout, decimals: Int?, runStart: Double) throws {
         self.path = path
+        self.runStart = runStart
         self.layout = layout
         self.decimals = decimals
         out = try OutputFile(path: path)
@@ -84,12 +89,14 @@ final class LogFile {
 
     private func begin(t0: Double, fields: [String]) throws {
         self.t0 = t0
+        // Times before 2001 are offsets from a recording's start, not dates.
+        dateOrigin = t0 >= 1e9 ? t0 : runStart
         csvFields = fields.filter { !reservedItemKeys.contains($0) }
         try out.withBuffer { buffer in
             switch layout {
             case .jsonObject:
                 buffer.append(contentsOf: #"{"startDate":"#.utf8)
-                JSONEncoding.appendString(ISODate.string(t0), to: &buffer)
+                JSONEncoding.appendString(ISODate.string(dateOrigin), to: &buffer)
                 buffer.append(contentsOf: #","items":["#.utf8)
                 buffer.append(0x0A)
             case .jsonArray: buffer.append(contentsOf: "[\n".utf8)
@@ -137,13 +144,13 @@ final class LogFile {
 
     /// Appends the markers not yet written whose uptime is at most `uptime`.
     private func appendMarkers(_ markers: [LogMarker], upTo uptime: Double, to buffer: inout [UInt8]) {
-        guard let t0 else { return }
+        guard t0 != nil else { return }
         while nextMarker < markers.count, markers[nextMarker].uptime <= uptime {
             appendSeparator(to: &buffer)
             if layout == .csv {
-                LogItemCSV.appendMarker(markers[nextMarker], t0: t0, fieldCount: csvFields.count, to: &buffer)
+                LogItemCSV.appendMarker(markers[nextMarker], t0: dateOrigin, fieldCount: csvFields.count, to: &buffer)
             } else {
-                LogItemJSON.appendMarker(markers[nextMarker], t0: t0, to: &buffer)
+                LogItemJSON.appendMarker(markers[nextMarker], t0: dateOrigin, to: &buffer)
             }
             appendTerminator(to: &buffer)
             nextMarker += 1

@@ -36,8 +36,13 @@ struct PipelinesTests {
     func runs(_ file: String) throws {
         let text = try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8)
         // Same data, as fast as possible: the clock does not change what comes out.
+        // Outputs go to a directory of this test's own.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-pipeline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var environment = Self.environment
+        environment["OUTPUT"] = scratch.appendingPathComponent("out").path
         let out = try PipelineHarness.run(
-            yaml: text, plugins: BuiltinPlugins.all, environment: Self.environment, overrides: ["clock=virtual"],
+            yaml: text, plugins: BuiltinPlugins.all, environment: environment, overrides: ["clock=virtual"],
             file: file)
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
         let sourced = out.result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)

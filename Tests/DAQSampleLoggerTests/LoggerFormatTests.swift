@@ -18,14 +18,14 @@ struct LoggerFormatTests {
         String(items.map { $0.object["timestampDate"] == nil ? "d" : "m" })
     }
 
-    func checkItems(_ items: [Value], t0: Double = 1000) throws {
+    func checkItems(_ items: [Value], t0: Double = 1700000000, dateOrigin: Double? = nil) throws {
         #expect(shape(items) == Self.shape)
         let markers = items.filter { $0.object["timestampDate"] != nil }
         for (marker, (uptime, path)) in zip(markers, Self.markers) {
             #expect(marker.keys == ["uptime", "stepPath", "timestampDate", "timestamp"])
             #expect(marker.object["uptime"] == .double(uptime) && marker.object["timestamp"] == .double(uptime))
             #expect(marker.object["stepPath"] == .string(path))
-            #expect(marker.object["timestampDate"] == .string(ISODate.string(t0 + uptime)))
+            #expect(marker.object["timestampDate"] == .string(ISODate.string((dateOrigin ?? t0) + uptime)))
         }
         let data = items.filter { $0.object["timestampDate"] == nil }
         for (i, item) in data.enumerated() {
@@ -33,7 +33,7 @@ struct LoggerFormatTests {
             #expect(item.keys == ["uptime", "timestamp", "stepPath", "seq", "value", "label"])
             #expect(item.object["uptime"] == .double(uptime))
             // Relative to t0 = first timestamp − its uptime, not seconds since 1970.
-            #expect(abs((item.object["timestamp"]?.doubleValue ?? -1) - uptime) < 1e-9)
+            #expect(abs((item.object["timestamp"]?.doubleValue ?? -1) - uptime) < 1e-6)
             #expect(item.object["stepPath"] == .string(uptime < 0.5 ? "one" : "two"))
             #expect(item.object["seq"] == .int(Int64(i)))
             #expect(item.object["value"] == .double(Double(i) + 1.0 / 3))
@@ -41,14 +41,24 @@ struct LoggerFormatTests {
         }
     }
 
+    @Test func aRecordingWhoseTimesCountFromZeroIsDatedAtTheRunStart() throws {
+        let before = Date().timeIntervalSince1970 - 1
+        let dir = try runLogger("logger.json", source: "count: 10, rate: 10, base: 0")
+        let root = try parseJSON(dir + "/accel.json")
+        let date = try #require(root.object["startDate"]?.stringValue)
+        let parsed = try #require(ISO8601DateFormatter.withFractions.date(from: date))
+        #expect(parsed.timeIntervalSince1970 >= before)
+        try checkItems(root.object["items"]!.array, t0: 0, dateOrigin: parsed.timeIntervalSince1970)
+    }
+
     @Test func jsonIsAnObjectWithStartDateAndStreamedItems() throws {
         let dir = try runLogger("logger.json")
         let root = try parseJSON(dir + "/accel.json")
         #expect(root.keys == ["startDate", "items"])
-        #expect(root.object["startDate"] == .string(ISODate.string(1000)))
+        #expect(root.object["startDate"] == .string(ISODate.string(1700000000)))
         try checkItems(root.object["items"]!.array)
         let text = try readText(dir + "/accel.json")
-        #expect(text.hasPrefix("{\"startDate\":\"\(ISODate.string(1000))\",\"items\":[\n{\"uptime\":0.0,\"stepPath\":\"one\""))
+        #expect(text.hasPrefix("{\"startDate\":\"\(ISODate.string(1700000000))\",\"items\":[\n{\"uptime\":0.0,\"stepPath\":\"one\""))
         #expect(text.hasSuffix("}\n]}\n"))
         #expect(text.components(separatedBy: "},\n{").count == 13)
     }
@@ -72,11 +82,11 @@ struct LoggerFormatTests {
         let lines = try readText(dir + "/accel.csv").split(separator: "\n").map(String.init)
         #expect(lines.first == "uptime,timestamp,stepPath,timestampDate,seq,value,label")
         #expect(lines.count == 14)
-        #expect(lines[1] == "0.0,0.0,one,\(ISODate.string(1000)),,,")
+        #expect(lines[1] == "0.0,0.0,one,\(ISODate.string(1700000000)),,,")
         #expect(lines[2] == "0.0,0.0,one,,0,0.3333333333333333,\"a,\"\"0\"\"\"")
-        #expect(lines[3] == "0.1,\((1000 + 0.1) - 1000.0),one,,1,1.3333333333333333,\"a,\"\"1\"\"\"")
-        #expect(lines[7] == "0.5,0.5,two,\(ISODate.string(1000.5)),,,")
-        #expect(lines[13] == "0.9,0.9,two,\(ISODate.string(1000.9)),,,")
+        #expect(lines[3] == "0.1,\((1700000000 + 0.1) - 1700000000.0),one,,1,1.3333333333333333,\"a,\"\"1\"\"\"")
+        #expect(lines[7] == "0.5,0.5,two,\(ISODate.string(1700000000.5)),,,")
+        #expect(lines[13] == "0.9,0.9,two,\(ISODate.string(1700000000.9)),,,")
     }
 
     @Test func decimalsFixFieldDoublesOnly() throws {
@@ -90,9 +100,9 @@ struct LoggerFormatTests {
 
     @Test func eventsAreMarkedAndNullFieldsLeftOut() throws {
         // Sample 0 is an event: it waits for the first data sample, which fixes t0.
-        let dir = try runLogger("logger.jsonl", source: "count: 10, rate: 10, base: 1000, event_at: 0, nulls: true")
+        let dir = try runLogger("logger.jsonl", source: "count: 10, rate: 10, base: 1700000000, event_at: 0, nulls: true")
         let items = try readText(dir + "/accel.jsonl").split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
-        #expect(items[0].object["timestampDate"] == .string(ISODate.string(1000)))
+        #expect(items[0].object["timestampDate"] == .string(ISODate.string(1700000000)))
         #expect(items[1].keys == ["uptime", "timestamp", "stepPath", "kind", "seq", "value", "label"])
         #expect(items[1].object["kind"] == .string("event"))
         #expect(items[2].keys == ["uptime", "timestamp", "stepPath", "seq", "value"])  // label null
@@ -105,8 +115,8 @@ struct LoggerFormatTests {
             clock: virtual
             steps: [{path: one, at: 0}, {path: two, at: 0.5}]
             sources:
-              accel: {type: test.samples, count: 10, rate: 10, base: 1000}
-              gyro: {type: test.samples, count: 10, rate: 10, base: 2000}
+              accel: {type: test.samples, count: 10, rate: 10, base: 1700000000}
+              gyro: {type: test.samples, count: 10, rate: 10, base: 1700001000}
             sinks:
               log: {type: logger.json, inputs: [accel, gyro], directory: "\(base)", identifiers: {accel: acc}}
             """
@@ -116,7 +126,7 @@ struct LoggerFormatTests {
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["acc.json", "gyro.json", "manifest.json"])
         try checkItems(try parseJSON(dir + "/acc.json").object["items"]!.array)
         // Each file has its own t0, from its own first sample.
-        try checkItems(try parseJSON(dir + "/gyro.json").object["items"]!.array, t0: 2000)
+        try checkItems(try parseJSON(dir + "/gyro.json").object["items"]!.array, t0: 1700001000)
     }
 
     @Test(arguments: [
@@ -127,5 +137,13 @@ struct LoggerFormatTests {
     ])
     func badConfigurationIsRejected(_ type: String, _ extra: String) {
         #expect(throws: ConfigError.self) { try runLogger(type, extra: extra) }
+    }
+}
+
+extension ISO8601DateFormatter {
+    static var withFractions: ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
     }
 }

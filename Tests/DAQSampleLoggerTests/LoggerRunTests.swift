@@ -14,7 +14,7 @@ struct LoggerRunTests {
             name: walk
             clock: virtual
             steps: [{path: one, at: 0}, {path: two, at: 0.5}]
-            sources: {accel: {type: test.samples, count: 10, rate: 10, base: 1000}}
+            sources: {accel: {type: test.samples, count: 10, rate: 10, base: 1700000000}}
             sinks:
               json: {type: logger.json, inputs: [accel], directory: "\(base)"}
               jsonl: {type: logger.jsonl, inputs: [accel], directory: "\(base)"}
@@ -54,7 +54,7 @@ struct LoggerRunTests {
             context: PluginContext(componentName: "log", pipelineName: "detached", baseDirectory: "", clock: .virtual))
         try sink.start(context: context)
         try sink.write(Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "a", kind: .marker)]), context: context)
-        try sink.write(Batch(stream: "accel", samples: (0..<5).map { TestSamples.sample($0, base: 500) }), context: context)
+        try sink.write(Batch(stream: "accel", samples: (0..<5).map { TestSamples.sample($0, base: 1699999500) }), context: context)
         let path = try runDirectory(under: base) + "/accel.json"
         #expect(try readBytes(path).isEmpty, "buffered until a flush")
 
@@ -66,7 +66,7 @@ struct LoggerRunTests {
         }
         #expect(delivered() == 6)
 
-        try sink.write(Batch(stream: "accel", samples: (5..<8).map { TestSamples.sample($0, base: 500) }), context: context)
+        try sink.write(Batch(stream: "accel", samples: (5..<8).map { TestSamples.sample($0, base: 1699999500) }), context: context)
         try sink.write(Batch(stream: "log", samples: [Sample(uptime: 0.7, stepPath: "a", kind: .marker)]), context: context)
         try sink.flush(context: context)
         #expect(delivered() == 9, "the stop marker waits for finish")
@@ -74,7 +74,7 @@ struct LoggerRunTests {
         #expect(delivered() == 10)
         let items = try parseJSON(path).object["items"]?.array ?? []
         #expect(items.count == 10)
-        #expect(items.last?.object["timestampDate"] == .string(ISODate.string(500.7)))
+        #expect(items.last?.object["timestampDate"] == .string(ISODate.string(1699999500.7)))
     }
 
     @Test func aSinkWithoutDataStillWritesItsMarkers() throws {

@@ -96,7 +96,7 @@ extension Value {
 
 /// Runs a one-source pipeline with step changes at 0 and 0.5 s into one logger sink, and
 /// returns the run directory.
-func runLogger(_ sinkType: String, extra: String = "", source: String = "count: 10, rate: 10, base: 1000") throws -> String {
+func runLogger(_ sinkType: String, extra: String = "", source: String = "count: 10, rate: 10, base: 1700000000") throws -> String {
     let base = tempDirectory()
     let yaml = """
         name: walk
