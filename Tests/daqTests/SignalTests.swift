@@ -125,3 +125,24 @@ struct SignalTests {
         #expect(usage.status == 64)
     }
 }
+
+@Suite("daq batch as a process")
+struct BatchProcessTests {
+    @Test func exitsOneWhenARecordingFailsAndPrintsTheTable() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-batchp-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: "recordings/walk.csv".asRepositoryPath, toPath: "\(dir)/good.csv")
+        try "timestamp,x,y,z\n0,a,2,3\n".write(toFile: "\(dir)/bad.csv", atomically: true, encoding: .utf8)
+        let r = try DAQBinary.run(["batch", "pipelines/reference-job.yaml", "--input", "\(dir)/*.csv", "--output", "\(dir)/out", "--jobs", "2"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("bad.csv:2: x is not a number: 'a'"))
+        #expect(r.err.contains("2 recordings: 1 finished, 0 skipped (already done), 1 failed"))
+        let csv = try String(contentsOfFile: "\(dir)/out/good/reference-job.csv", encoding: .utf8)
+        #expect(csv.split(separator: "\n").count == 6001)
+    }
+}
+
+extension String {
+    var asRepositoryPath: String { DAQBinary.repository.appendingPathComponent(self).path }
+}

@@ -26,7 +26,7 @@ final class CSVRecordingReader: RecordingReader {
     private var unit: TimeUnit
     private let dates: DateTimeParser
     /// Rows read ahead to judge the time unit.
-    private var lookahead: [(line: Int, cells: [[UInt8]])] = []
+    private var lookahead: [(line: Int, cells: [[UInt8]], cut: Bool)] = []
 
     init(options o: Options) throws {
         path = o.path
@@ -82,7 +82,7 @@ final class CSVRecordingReader: RecordingReader {
             var cells: [[UInt8]] = []
             guard try reader.nextLine({ cells = CSVSplit.cells($0, delimiter) }) == .line else { break }
             if cells.count == 1 && cells[0].isEmpty { continue }
-            lookahead.append((reader.lineNumber, cells))
+            lookahead.append((reader.lineNumber, cells, !reader.lastLineTerminated))
         }
         let times = lookahead.compactMap { $0.cells.count > timeColumn ? $0.cells[timeColumn] : nil }
         let numeric = times.compactMap { cell in cell.withUnsafeBufferPointer { FastDouble.parse($0) } }
@@ -109,8 +109,8 @@ final class CSVRecordingReader: RecordingReader {
     func read(into rows: inout RowBuffer, limit: Int) throws -> Bool {
         let target = rows.count + limit
         while !lookahead.isEmpty && rows.count < target {
-            let (line, cells) = lookahead.removeFirst()
-            try slowRow(cells, line: line, into: &rows)
+            let (line, cells, cut) = lookahead.removeFirst()
+            try slowRow(cells, line: line, cut: cut, into: &rows)
         }
         var failure: (any Error)?
         while rows.count < target {
@@ -129,7 +129,7 @@ final class CSVRecordingReader: RecordingReader {
         var starts: (Int, Int, Int, Int) = (0, 0, 0, 0)
         var ends: (Int, Int, Int, Int) = (0, 0, 0, 0)
         guard extraColumns.isEmpty, unit != .datetime, memchr(bytes.baseAddress!, 0x22, bytes.count) == nil else {
-            return try slowRow(CSVSplit.cells(bytes, delimiter), line: line, into: &rows)
+            return try slowRow(CSVSplit.cells(bytes, delimiter), line: line, cut: !reader.lastLineTerminated, into: &rows)
         }
         var column = 0
         var start = 0
@@ -149,7 +149,7 @@ final class CSVRecordingReader: RecordingReader {
             i += 1
         }
         guard column == columnCount else {
-            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the header, found \(column)\(line == reader.lineNumber && reader.atEnd ? " (the last line is cut off)" : "")")
+            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the header, found \(column)\(reader.lastLineTerminated ? "" : " (the last line is cut off)")")
         }
         func number(_ s: Int, _ e: Int, _ name: String) throws -> Double {
             guard let v = FastDouble.parse(UnsafeBufferPointer(rebasing: bytes[s..<e])) else {
@@ -164,9 +164,9 @@ final class CSVRecordingReader: RecordingReader {
         rows.append(time: t, x: x, y: y, z: z, line: line)
     }
 
-    private func slowRow(_ cells: [[UInt8]], line: Int, into rows: inout RowBuffer) throws {
+    private func slowRow(_ cells: [[UInt8]], line: Int, cut: Bool, into rows: inout RowBuffer) throws {
         guard cells.count == columnCount else {
-            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the header, found \(cells.count)\(line == reader.lineNumber && reader.atEnd ? " (the last line is cut off)" : "")")
+            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the header, found \(cells.count)\(cut ? " (the last line is cut off)" : "")")
         }
         func number(_ c: Int, _ name: String) throws -> Double {
             guard let v = cells[c].withUnsafeBufferPointer({ FastDouble.parse($0) }) else {

@@ -112,6 +112,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
             noteError("\(error)", fatal: true)
+            pipeline?.stageFailed(self)
             endSource(.failed)
             return
         }

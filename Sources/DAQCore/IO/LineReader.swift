@@ -20,6 +20,8 @@ public final class LineReader {
     private var buffer: [UInt8] = []
     private var start = 0
     private var eof = false
+    /// Whether the last line returned ended with a newline; `false` for a last line cut off.
+    public private(set) var lastLineTerminated = true
     /// The 1-based number of the last line returned.
     public private(set) var lineNumber = 0
 
@@ -88,6 +90,7 @@ public final class LineReader {
                 var end = nl
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 lineNumber += 1
+                lastLineTerminated = true
                 let from = start
                 start = nl + 1
                 try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<end])) }
@@ -96,6 +99,7 @@ public final class LineReader {
             if eof {
                 guard start < buffer.count else { return .end }
                 lineNumber += 1
+                lastLineTerminated = false
                 let from = start
                 start = buffer.count
                 try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<buffer.count])) }

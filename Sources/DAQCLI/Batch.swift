@@ -1,0 +1,86 @@
+import ArgumentParser
+import DAQCore
+import Dispatch
+import Foundation
+import Synchronization
+
+extension DAQCommand {
+    struct Batch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a pipeline once per recording, several at a time, on the virtual clock.",
+            discussion: """
+                For each input the pipeline's source path is replaced by that recording, and every \
+                sink writes under OUTPUT/<recording name>/ (a `directory` becomes that folder, a \
+                `path` keeps its file name inside it). A recording that fails does not stop the \
+                batch; the end prints a table and daq exits 1 if any failed.
+
+                Re-running skips recordings whose batch record (OUTPUT/<name>/batch.json) says they \
+                finished with the same configuration hash, so an interrupted batch resumes.
+
+                --shard K/N takes a stable 1/N share of the inputs (by a hash of each path), so N \
+                array jobs of a cluster scheduler split the work without overlap:
+                  #SBATCH --array=1-8
+                  daq batch features.yaml --input 'data/*.csv' --output out --shard $SLURM_ARRAY_TASK_ID/8
+                """)
+
+        @Argument(help: "The pipeline file.")
+        var pipeline: String
+
+        @Option(name: .long, parsing: .upToNextOption, help: "Recordings: paths or glob patterns (quote them).")
+        var input: [String]
+
+        @Option(help: "The directory that receives one folder per recording.")
+        var output: String
+
+        @Option(help: "Runs at a time (default: the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Option(help: "K/N: run only the K-th of N stable shares of the inputs (K from 1).")
+        var shard: String?
+
+        @Option(help: "The source whose path is replaced, when the pipeline has several.")
+        var source: String?
+
+        @Option(name: .customLong("set"), help: "Override a key in every run: --set transforms.win.size=2s.")
+        var overrides: [String] = []
+
+        @Option(help: "The progress bar: auto (on a terminal), always or never.")
+        var progress: StatusMode = .auto
+
+        func validate() throws {
+            if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+            if let shard, BatchPlan.parseShard(shard) == nil {
+                throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, e.g. 3/8; found '\(shard)'")
+            }
+        }
+
+        func run() throws {
+            let registry = PluginSet.current
+            let base: PipelineSpec
+            do {
+                base = try PipelineLoader(registry: registry, overrides: overrides).load(file: pipeline)
+            } catch {
+                for d in error.diagnostics { printError(d.description) }
+                throw ExitStatus.invalidConfiguration
+            }
+            var plan: BatchPlan
+            do {
+                plan = try BatchPlan(spec: base, inputs: input, output: output, source: source)
+            } catch {
+                printError("daq: \(error)")
+                throw ExitStatus.invalidConfiguration
+            }
+            if let shard, let (k, n) = BatchPlan.parseShard(shard) { plan.keepShard(k, of: n) }
+            if plan.items.isEmpty {
+                printError("daq: no recordings to run (the inputs matched nothing\(shard == nil ? "" : " in this shard"))")
+                throw ExitStatus.invalidConfiguration
+            }
+            let runner = BatchRunner(plan: plan, registry: registry, overrides: overrides, pipeline: pipeline, jobs: jobs)
+            let bar = ProgressBar(runner: runner, enabled: progress.enabled)
+            let results = runner.runAll()
+            bar.stop()
+            printError(BatchReport.table(results))
+            if results.contains(where: { $0.status == .failed }) { throw ExitStatus.runtimeFailure }
+        }
+    }
+}

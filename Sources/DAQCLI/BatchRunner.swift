@@ -1,0 +1,123 @@
+import DAQCore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// How one recording of a batch went.
+struct BatchResult: Sendable {
+    enum Status: String, Sendable { case finished, failed, skipped }
+    var input: String
+    var samples: Int
+    var seconds: Double
+    var status: Status
+    var error: String?
+}
+
+/// Runs a batch's recordings in-process, `jobs` at a time, and keeps the progress counters.
+///
+/// # Thread safety
+/// Counters and results sit behind one `Mutex`; runs execute on Dispatch's global pool.
+final class BatchRunner: Sendable {
+    let plan: BatchPlan
+    let registry: PluginRegistry
+    let overrides: [String]
+    let pipeline: String
+    let jobs: Int
+    private let state = Mutex((done: 0, samples: 0, results: [BatchResult](), active: [ObjectIdentifier: PipelineRun]()))
+    let started = Date()
+
+    init(plan: BatchPlan, registry: PluginRegistry, overrides: [String], pipeline: String, jobs: Int) {
+        self.plan = plan
+        self.registry = registry
+        self.overrides = overrides
+        self.pipeline = pipeline
+        self.jobs = jobs
+    }
+
+    /// Files done, samples so far (finished runs and the sources of running ones), and the total.
+    var progress: (done: Int, samples: Int, total: Int) {
+        let (done, finished, active) = state.withLock { ($0.done, $0.samples, Array($0.active.values)) }
+        let running = active.map { $0.statistics.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +) }.reduce(0, +)
+        return (done, finished + running, plan.items.count)
+    }
+
+    /// Runs every item and returns the results in input order.
+    func runAll() -> [BatchResult] {
+        let slots = DispatchSemaphore(value: jobs)
+        let group = DispatchGroup()
+        for item in plan.items {
+            slots.wait()
+            group.enter()
+            DispatchQueue.global().async {
+                let result = self.run(item)
+                self.state.withLock {
+                    $0.done += 1
+                    $0.samples += result.status == .finished ? result.samples : 0
+                    $0.results.append(result)
+                }
+                slots.signal()
+                group.leave()
+            }
+        }
+        group.wait()
+        let order = Dictionary(uniqueKeysWithValues: plan.items.enumerated().map { ($1.input, $0) })
+        return state.withLock { $0.results }.sorted { order[$0.input]! < order[$1.input]! }
+    }
+
+    private func run(_ item: BatchPlan.Item) -> BatchResult {
+        let start = Date()
+        let spec: PipelineSpec
+        do {
+            spec = try PipelineLoader(registry: registry, overrides: overrides + item.overrides).load(file: pipeline)
+        } catch {
+            return BatchResult(input: item.input, samples: 0, seconds: 0, status: .failed, error: error.description)
+        }
+        let recordPath = (item.directory as NSString).appendingPathComponent("batch.json")
+        if let record = BatchRecord.read(recordPath), record.status == "finished", record.configSHA256 == spec.configHash {
+            return BatchResult(input: item.input, samples: record.samples, seconds: 0, status: .skipped, error: nil)
+        }
+        // A stale record must not survive a failed re-run.
+        try? FileManager.default.removeItem(atPath: recordPath)
+        var result: BatchResult
+        do {
+            let run = try PipelineRun(spec: spec, options: RunOptions())
+            try run.start()
+            state.withLock { $0.active[ObjectIdentifier(run)] = run }
+            let outcome = run.wait()
+            state.withLock { $0.active[ObjectIdentifier(run)] = nil }
+            let samples = outcome.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
+            result = BatchResult(
+                input: item.input, samples: samples, seconds: Date().timeIntervalSince(start),
+                status: outcome.state == .finished ? .finished : .failed, error: outcome.failure)
+        } catch {
+            result = BatchResult(input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .failed, error: "\(error)")
+        }
+        BatchRecord(input: item.input, configSHA256: spec.configHash, status: result.status.rawValue, samples: result.samples,
+            seconds: result.seconds, error: result.error).write(recordPath)
+        return result
+    }
+
+}
+
+/// `OUTPUT/<name>/batch.json`: what a batch run of one recording did, for resuming.
+struct BatchRecord: Codable {
+    var input: String
+    var configSHA256: String
+    var status: String
+    var samples: Int
+    var seconds: Double
+    var error: String?
+
+    static func read(_ path: String) -> BatchRecord? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(BatchRecord.self, from: data)
+    }
+
+    func write(_ path: String) {
+        let dir = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        guard let data = try? JSONEncoder().encode(self) else { return }
+        let temp = path + ".tmp"
+        if FileManager.default.createFile(atPath: temp, contents: data) { _ = rename(temp, path) }
+    }
+}
