@@ -1,0 +1,48 @@
+import ArgumentParser
+import DAQCore
+import DAQMotion
+import Foundation
+
+extension DAQCommand {
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a recording: rows, duration, rate and jitter, gaps, axes, steps; optionally plot it.",
+            discussion: """
+                Reads any recording motion.replay reads (CSV, JSON Lines, SageResearch logs, .gz). \
+                Gaps are intervals longer than twice the median sample period. Step intervals come \
+                from the log's markers or stepPath, or from FILE.steps.json beside a CSV. \
+                --plot writes an SVG of x, y, z and magnitude over time with the steps shaded.
+                """)
+
+        @Argument(help: "The recording.")
+        var recording: String
+
+        @Option(help: "Write a plot of the recording to this SVG file.")
+        var plot: String?
+
+        @Option(help: "Times unit when detection would guess wrong: s, ms, us, ns or datetime.")
+        var timeUnit: String?
+
+        func run() throws {
+            var config = "path: \(BatchPlan.quoted(recording))\non_bad_row: skip"
+            if let timeUnit { config += "\ntime_unit: \(timeUnit)" }
+            let report: RecordingReport
+            do {
+                report = try RecordingInspector(config: config, path: recording).inspect(plotWidth: plot == nil ? 0 : 1200)
+            } catch {
+                printError("daq: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+            print(report.text)
+            if let plot {
+                do {
+                    try report.svg().write(toFile: plot, atomically: true, encoding: .utf8)
+                    print("plot: \(plot)")
+                } catch {
+                    printError("daq: cannot write \(plot): \(error.localizedDescription)")
+                    throw ExitStatus.runtimeFailure
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import DAQCore
+import Foundation
+
+/// Welford's running mean and variance, with extremes.
+struct RunningStats {
+    var count = 0
+    var mean = 0.0
+    var m2 = 0.0
+    var min = Double.infinity
+    var max = -Double.infinity
+
+    mutating func add(_ v: Double) {
+        count += 1
+        let d = v - mean
+        mean += d / Double(count)
+        m2 += d * (v - mean)
+        if v < min { min = v }
+        if v > max { max = v }
+    }
+
+    var std: Double { count > 1 ? (m2 / Double(count - 1)).squareRoot() : 0 }
+}
+
+/// Per-pixel min and max of each series: a plot that keeps every spike at any length.
+struct PlotSeries {
+    let buckets: Int
+    let start: Double
+    let duration: Double
+    var low: [[Double]] = []
+    var high: [[Double]] = []
+
+    init(buckets: Int, start: Double, duration: Double) {
+        self.buckets = buckets
+        self.start = start
+        self.duration = duration
+        low = Array(repeating: Array(repeating: .infinity, count: buckets), count: 4)
+        high = Array(repeating: Array(repeating: -.infinity, count: buckets), count: 4)
+    }
+
+    mutating func add(_ t: Double, _ values: [Double]) {
+        guard buckets > 0 else { return }
+        let b = Swift.min(buckets - 1, Swift.max(0, Int((t - start) / duration * Double(buckets))))
+        for (k, v) in values.enumerated() {
+            if v < low[k][b] { low[k][b] = v }
+            if v > high[k][b] { high[k][b] = v }
+        }
+    }
+}
+
+/// What `daq inspect` found, as text and as an SVG plot.
+struct RecordingReport {
+    var path: String
+    var rows = 0
+    var first: Double?
+    var last: Double?
+    var period = RunningStats()
+    var medianPeriod: Double?
+    var axes = [RunningStats(), RunningStats(), RunningStats()]
+    var gaps: [(at: Double, length: Double)] = []
+    var backwards: [(at: Double, by: Double)] = []
+    var steps: [(String, Double)] = []
+    var warnings: [String] = []
+    var notes: [String] = []
+    var series: PlotSeries?
+
+    static func f(_ v: Double, _ d: Int = 3) -> String { String(format: "%.\(d)f", v) }
+
+    var text: String {
+        var l = ["recording: \(path)", "rows: \(rows)"]
+        let duration = (last ?? 0) - (first ?? 0)
+        l.append("duration: \(Self.f(duration)) s")
+        if period.count > 0, period.mean > 0 {
+            l.append("rate: \(Self.f(1 / period.mean, 2)) Hz mean; period \(Self.f(period.mean * 1000)) ms ± \(Self.f(period.std * 1000)) ms (jitter, 1 std)")
+        }
+        if let m = medianPeriod { l.append("median period: \(Self.f(m * 1000)) ms") }
+        l.append("gaps longer than twice the median period: \(gaps.count)")
+        for g in gaps.prefix(10) { l.append("  at \(Self.f(g.at)) s: \(Self.f(g.length)) s") }
+        if gaps.count > 10 { l.append("  … \(gaps.count - 10) more") }
+        l.append("timestamps going back: \(backwards.count)")
+        for b in backwards.prefix(10) { l.append("  at \(Self.f(b.at)) s: by \(Self.f(-b.by)) s") }
+        for (name, s) in zip(["x", "y", "z"], axes) where s.count > 0 {
+            l.append("\(name): min \(Self.f(s.min, 6))  max \(Self.f(s.max, 6))  mean \(Self.f(s.mean, 6))")
+        }
+        l.append("steps: \(steps.isEmpty ? "none" : "")")
+        for (p, t) in steps { l.append("  \(Self.f(t)) s  \(p)") }
+        for w in warnings { l.append("warning: \(w)") }
+        return l.joined(separator: "\n")
+    }
+
+    /// An SVG a browser shows as is: one panel per series, step intervals shaded and labelled.
+    func svg() -> String {
+        let width = 1200.0, panel = 150.0, left = 60.0, top = 30.0
+        let names = ["x", "y", "z", "magnitude"]
+        let colors = ["#d62728", "#2ca02c", "#1f77b4", "#444444"]
+        let height = top + panel * 4 + 40
+        var out = ["<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">"]
+        out.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>")
+        out.append("<text x=\"\(left)\" y=\"18\" font-size=\"13\">\(Self.escape(path)) — \(rows) rows</text>")
+        let start = first ?? 0
+        let duration = max((last ?? 0) - start, 1e-9)
+        let plotWidth = width - left - 20
+        func x(_ t: Double) -> Double { left + (t - start) / duration * plotWidth }
+        let shades = ["#f2f2f2", "#e0ecf8"]
+        for (i, (p, t)) in steps.enumerated() {
+            let end = i + 1 < steps.count ? steps[i + 1].1 : (last ?? t)
+            out.append("<rect x=\"\(Self.f(x(t), 1))\" y=\"\(top)\" width=\"\(Self.f(max(0, x(end) - x(t)), 1))\" height=\"\(panel * 4)\" fill=\"\(shades[i % 2])\"/>")
+            out.append("<text x=\"\(Self.f(x(t) + 3, 1))\" y=\"\(top + 12)\" fill=\"#555\">\(Self.escape(p))</text>")
+        }
+        if let s = series, s.buckets > 0 {
+            for k in 0..<4 {
+                let y0 = top + panel * Double(k)
+                let lo = s.low[k].filter(\.isFinite).min() ?? 0, hi = s.high[k].filter(\.isFinite).max() ?? 1
+                let span = hi > lo ? hi - lo : 1
+                func y(_ v: Double) -> Double { y0 + panel - 8 - (v - lo) / span * (panel - 24) }
+                var points: [String] = []
+                for b in 0..<s.buckets where s.low[k][b].isFinite {
+                    let px = left + (Double(b) + 0.5) / Double(s.buckets) * plotWidth
+                    points.append("\(Self.f(px, 1)),\(Self.f(y(s.low[k][b]), 1))")
+                    points.append("\(Self.f(px, 1)),\(Self.f(y(s.high[k][b]), 1))")
+                }
+                out.append("<polyline fill=\"none\" stroke=\"\(colors[k])\" stroke-width=\"1\" points=\"\(points.joined(separator: " "))\"/>")
+                out.append("<text x=\"4\" y=\"\(Self.f(y0 + panel / 2, 1))\" fill=\"\(colors[k])\">\(names[k])</text>")
+                out.append("<text x=\"\(left - 4)\" y=\"\(Self.f(y(hi) + 4, 1))\" text-anchor=\"end\" fill=\"#777\">\(Self.f(hi, 2))</text>")
+                out.append("<text x=\"\(left - 4)\" y=\"\(Self.f(y(lo), 1))\" text-anchor=\"end\" fill=\"#777\">\(Self.f(lo, 2))</text>")
+                out.append("<line x1=\"\(left)\" x2=\"\(width - 20)\" y1=\"\(y0 + panel)\" y2=\"\(y0 + panel)\" stroke=\"#ccc\"/>")
+            }
+        }
+        for i in 0...10 {
+            let t = start + duration * Double(i) / 10
+            out.append("<text x=\"\(Self.f(x(t), 1))\" y=\"\(Self.f(top + panel * 4 + 16, 1))\" text-anchor=\"middle\" fill=\"#555\">\(Self.f(t - start, 1)) s</text>")
+        }
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
