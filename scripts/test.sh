@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 need=()
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+command -v gzip >/dev/null 2>&1 || need+=(gzip)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update

@@ -71,7 +71,8 @@ struct WindowGroups {
             var f = Fields()
             f["window_start"] = .double(start)
             f["window_end"] = .double(end)
-            if let groupBy { f[groupBy] = keys[g] }
+            // A stepPath group is the output sample's own stepPath, not a field.
+            if let groupBy, groupBy != "stepPath" { f[groupBy] = keys[g] }
             if stats.contains(.count) { f["count"] = .int(Int64(counts[g])) }
             for (i, name) in fields.enumerated() {
                 for stat in stats where stat != .count { f["\(name)_\(stat.rawValue)"] = accumulators[g][i].value(stat) }

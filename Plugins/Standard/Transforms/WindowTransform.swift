@@ -64,7 +64,7 @@ public final class WindowTransform: TransformPlugin {
         ConfigKey("field", "string", "The field to aggregate."),
         ConfigKey("fields", "[string]", "Several fields to aggregate (instead of `field`)."),
         ConfigKey("stats", "[\(Statistic.choices)]", default: "[count, mean, min, max]", "Statistics per field; output `<field>_<stat>`."),
-        ConfigKey("group_by", "string", "A key field: one result per window and key value."),
+        ConfigKey("group_by", "string", "A key field (or stepPath): one result per window and key value."),
         ConfigKey(
             "grace", "seconds", default: "0.25",
             "When no data comes, a window closes this long after its end on the run clock."),
@@ -99,7 +99,8 @@ public final class WindowTransform: TransformPlugin {
             // Windows [k·slide, k·slide + size) holding u; the epsilon absorbs i/rate rounding.
             let last = Int64((u / slide + 1e-9).rounded(.down))
             let first = Int64(((u - size) / slide + 1e-9).rounded(.down)) + 1
-            let key = groupColumn.map { batch.columns[$0][row] } ?? .null
+            // `stepPath` groups by the sample's step when no field has that name.
+            let key = groupColumn.map { batch.columns[$0][row] } ?? (groupBy == "stepPath" ? .string(batch.stepPaths[row]) : .null)
             // Windows start at 0: none reaches back before the run began.
             let lowest = Swift.max(first, nextIndex, u >= 0 ? 0 : first)
             guard lowest <= last else { continue }
