@@ -20,6 +20,9 @@ final class CSVRecordingReader: RecordingReader {
     private let timeColumn: Int
     private let axisColumns: (Int, Int, Int)
     private let extraColumns: [Int]
+    /// A sample logger's CSV: its `stepPath` column, and `timestampDate` marking marker rows.
+    private let stepColumn: Int?
+    private let markerColumn: Int?
     private let columnCount: Int
     private(set) var extraNames: [String]
     private(set) var notes: [String] = []
@@ -65,7 +68,11 @@ final class CSVRecordingReader: RecordingReader {
         timeColumn = t
         axisColumns = (x, y, z)
         columnCount = header.count
-        extraColumns = header.indices.filter { ![t, x, y, z].contains($0) }
+        stepColumn = header.firstIndex(of: "stepPath")
+        markerColumn = header.firstIndex(of: "timestampDate")
+        // What a sample logger writes about a sample is not one of its fields.
+        let metadata = Set([stepColumn, markerColumn, header.firstIndex(of: "uptime"), header.firstIndex(of: "kind")].compactMap { $0 })
+        extraColumns = header.indices.filter { ![t, x, y, z].contains($0) && !metadata.contains($0) }
         extraNames = extraColumns.map { header[$0] }
         if !preamble.isEmpty {
             notes.append("skipped \(preamble.count) line(s) of metadata before the header on line \(reader.lineNumber)")
@@ -128,7 +135,7 @@ final class CSVRecordingReader: RecordingReader {
     private func fastRow(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, into rows: inout RowBuffer) throws {
         var starts: (Int, Int, Int, Int) = (0, 0, 0, 0)
         var ends: (Int, Int, Int, Int) = (0, 0, 0, 0)
-        guard extraColumns.isEmpty, unit != .datetime, memchr(bytes.baseAddress!, 0x22, bytes.count) == nil else {
+        guard extraColumns.isEmpty, stepColumn == nil, markerColumn == nil, unit != .datetime, memchr(bytes.baseAddress!, 0x22, bytes.count) == nil else {
             return try slowRow(CSVSplit.cells(bytes, delimiter), line: line, cut: !reader.lastLineTerminated, into: &rows)
         }
         var column = 0
@@ -184,11 +191,26 @@ final class CSVRecordingReader: RecordingReader {
         } else {
             time = try number(timeColumn, "the time") * unit.scale
         }
+        let stepPath = stepColumn.map { String(decoding: cells[$0], as: UTF8.self) } ?? ""
+        if let m = markerColumn, !cells[m].isEmpty, cells[axisColumns.0].isEmpty {
+            rows.append(time: time, x: .nan, y: .nan, z: .nan, line: line)
+            appendMetadata(&rows, stepPath: stepPath, kind: .marker, extras: extraColumns.map { _ in .null })
+            return
+        }
         let x = try number(axisColumns.0, "x")
         let y = try number(axisColumns.1, "y")
         let z = try number(axisColumns.2, "z")
         rows.append(time: time, x: x, y: y, z: z, line: line)
-        if !extraColumns.isEmpty { rows.extras.append(extraColumns.map { CSVSplit.value(cells[$0]) }) }
+        appendMetadata(&rows, stepPath: stepPath, kind: .data, extras: extraColumns.map { CSVSplit.value(cells[$0]) })
+    }
+
+    /// Step paths and kinds are kept only for a logger's CSV; extras whenever there are any.
+    private func appendMetadata(_ rows: inout RowBuffer, stepPath: String, kind: SampleKind, extras: [Value]) {
+        if stepColumn != nil || markerColumn != nil {
+            rows.stepPaths.append(stepPath)
+            rows.kinds.append(kind)
+        }
+        if !extraColumns.isEmpty { rows.extras.append(extras) }
     }
 }
 

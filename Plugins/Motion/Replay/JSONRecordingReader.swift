@@ -16,6 +16,7 @@ final class JSONRecordingReader: RecordingReader {
     /// Seconds since 1970 of a SageResearch log's `startDate`, added to item times.
     private var startDate: Double?
     private(set) var extraNames: [String] = []
+    var timeOffset: Double { startDate ?? 0 }
     private(set) var notes: [String] = []
 
     init(path: String, lines: Bool, columns: ColumnMapping, sensorType: String?) throws {
@@ -82,7 +83,7 @@ final class JSONRecordingReader: RecordingReader {
         guard let time = timeKeys.lazy.compactMap({ o[$0]?.doubleValue }).first else {
             throw BadRow(path: path, line: line, message: "no time: expected one of \(timeKeys.joined(separator: ", "))")
         }
-        let absolute = (startDate ?? 0) + time
+        let absolute = time
         let xKey = columns.x ?? "x", yKey = columns.y ?? "y", zKey = columns.z ?? "z"
         if o[xKey] == nil, o["timestampDate"] != nil || (!lines && o[yKey] == nil) {
             // A SageResearch step marker.

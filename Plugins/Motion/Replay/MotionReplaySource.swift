@@ -162,6 +162,7 @@ public final class MotionReplaySource: SourcePlugin {
         var extras: [[Value]] = []
         var atEnd = !more && pendingFailure == nil
         let hasSteps = !rows.stepPaths.isEmpty
+        let offset = reader.timeOffset
         let start = config.start?.value ?? 0
         let end = config.end?.value ?? .infinity
         for i in 0..<rows.count {
@@ -186,7 +187,7 @@ public final class MotionReplaySource: SourcePlugin {
             }
             lastRelative = relative - start
             batch.appendRow(
-                uptime: loopOffset + lastRelative, timestamp: time, stepPath: hasSteps ? rows.stepPaths[i] : "",
+                uptime: loopOffset + lastRelative, timestamp: time + offset, stepPath: hasSteps ? rows.stepPaths[i] : "",
                 kind: hasSteps ? rows.kinds[i] : .data)
             xs.append(rows.xs[i])
             ys.append(rows.ys[i])

@@ -52,4 +52,11 @@ protocol RecordingReader: AnyObject {
     func read(into rows: inout RowBuffer, limit: Int) throws -> Bool
     /// What the reader found out and the user should know (units, rate, preamble).
     var notes: [String] { get }
+    /// Seconds added to row times for the samples' timestamps: a SageResearch log's `startDate`,
+    /// kept apart so relative times keep their full precision.
+    var timeOffset: Double { get }
+}
+
+extension RecordingReader {
+    var timeOffset: Double { 0 }
 }
