@@ -44,6 +44,7 @@ let package = Package(
         .target(name: "DAQKit", dependencies: ["DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger"]),
         .target(name: "DAQTesting", dependencies: ["DAQCore"]),
         .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
+        .executableTarget(name: "daq-bench", dependencies: ["DAQCLI", "DAQCore"], path: "Benchmarks/daq-bench"),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),

@@ -1,0 +1,64 @@
+// daq-bench: measurements that need the engine from the inside.
+//
+//   swift run -c release daq-bench replay-timing [RECORDING] [SECONDS]
+//
+// replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
+// each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
+// sees. Prints p50, p99 and max in milliseconds.
+import DAQCLI
+import DAQCore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Records, for every data sample, how late it reached the sink.
+final class LatenessSink: SinkPlugin {
+    struct Configuration: PluginConfiguration {}
+    static let typeName = "lateness"
+    static let summary = "records arrival minus schedule per sample"
+    static let configKeys: [ConfigKey] = []
+    static let samples = Mutex<[Double]>([])
+
+    init(configuration: Configuration, context: PluginContext) throws {}
+
+    func write(_ batch: Batch, context: StageContext) throws {
+        let now = context.clock.elapsedWallSeconds() * context.clock.speed
+        let late = (0..<batch.count).filter { batch.kinds[$0] == .data }.map { now - batch.uptimes[$0] }
+        LatenessSink.samples.withLock { $0.append(contentsOf: late) }
+    }
+}
+
+func replayTiming(recording: String, seconds: Double) throws {
+    let yaml = """
+        name: replay-timing
+        clock: replay
+        speed: 1
+        sources: {rec: {type: motion.replay, path: "\(recording)", end: \(seconds)}}
+        sinks: {probe: {type: lateness, inputs: [rec]}}
+        """
+    let registry = try PluginRegistry(BuiltinPlugins.all + [.sink(LatenessSink.self)])
+    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "replay-timing")
+    let run = try PipelineRun(spec: spec)
+    try run.start()
+    let result = run.wait()
+    let late = LatenessSink.samples.withLock { $0 }.sorted()
+    guard !late.isEmpty else { throw BenchError("no samples") }
+    func pct(_ p: Double) -> Double { late[min(late.count - 1, Int(Double(late.count) * p))] * 1000 }
+    print("replay-timing: \(late.count) samples over \(String(format: "%.1f", result.endDate - result.startDate)) s at speed 1")
+    print(String(format: "lateness ms: p50 %.3f  p99 %.3f  max %.3f  (min %.3f)", pct(0.5), pct(0.99), late.last! * 1000, late.first! * 1000))
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+let args = CommandLine.arguments.dropFirst()
+switch args.first {
+case "replay-timing":
+    let rest = Array(args.dropFirst())
+    try replayTiming(recording: rest.first ?? "recordings/walk.csv", seconds: rest.count > 1 ? Double(rest[1]) ?? 20 : 20)
+default:
+    print("usage: daq-bench replay-timing [RECORDING] [SECONDS]")
+    exit(64)
+}
