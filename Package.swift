@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "DAQStandard", dependencies: ["DAQCore"], path: "Plugins/Standard"),
         .target(name: "DAQMotion", dependencies: ["DAQCore"], path: "Plugins/Motion"),
         .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
+        .target(name: "DAQBLE", dependencies: ["DAQCore"], path: "Plugins/BLE"),
         .target(
             name: "DAQCLI",
             dependencies: [
@@ -49,7 +50,8 @@ let package = Package(
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
-        .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQTesting"]),
+        .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
+        .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),

@@ -30,6 +30,8 @@ final class CSVRecordingReader: RecordingReader {
     private let dates: DateTimeParser
     /// Rows read ahead to judge the time unit.
     private var lookahead: [(line: Int, cells: [[UInt8]], cut: Bool)] = []
+    /// A read error met while reading ahead, raised once the rows before it are out.
+    private var deferred: (any Error)?
 
     init(options o: Options) throws {
         path = o.path
@@ -87,13 +89,18 @@ final class CSVRecordingReader: RecordingReader {
     private func detectUnit(_ column: String) throws {
         while lookahead.count < 64 {
             var cells: [[UInt8]] = []
-            guard try reader.nextLine({ cells = CSVSplit.cells($0, delimiter) }) == .line else { break }
+            let status: LineReader.Result
+            do { status = try reader.nextLine { cells = CSVSplit.cells($0, delimiter) } } catch {
+                deferred = error
+                break
+            }
+            guard status == .line else { break }
             if cells.count == 1 && cells[0].isEmpty { continue }
             lookahead.append((reader.lineNumber, cells, !reader.lastLineTerminated))
         }
         let times = lookahead.compactMap { $0.cells.count > timeColumn ? $0.cells[timeColumn] : nil }
         let numeric = times.compactMap { cell in cell.withUnsafeBufferPointer { FastDouble.parse($0) } }
-        if !times.isEmpty && numeric.count < times.count / 2 {
+        if !times.isEmpty && numeric.count * 2 < times.count {
             unit = .datetime
             notes.append("times in '\(column)' are date-time text")
             return
@@ -118,6 +125,10 @@ final class CSVRecordingReader: RecordingReader {
         while !lookahead.isEmpty && rows.count < target {
             let (line, cells, cut) = lookahead.removeFirst()
             try slowRow(cells, line: line, cut: cut, into: &rows)
+        }
+        if lookahead.isEmpty, let error = deferred {
+            deferred = nil
+            throw error
         }
         var failure: (any Error)?
         while rows.count < target {

@@ -98,7 +98,7 @@ public final class MotionReplaySource: SourcePlugin {
     private var loopOffset = 0.0
     private var period = 0.0
     private var badRows = 0
-    private var pendingFailure: BadRow?
+    private var pendingFailure: (any Error)?
     private var backwards = 0
     private var emitted = 0
     static let reportLimit = 20
@@ -153,6 +153,10 @@ public final class MotionReplaySource: SourcePlugin {
                     break
                 }
                 if badRows <= Self.reportLimit { context.warn("skipped \(bad)") }
+            } catch {
+                // A read error ends the replay, after the rows read before it.
+                pendingFailure = error
+                break
             }
         }
         var xs = [Double](), ys = [Double](), zs = [Double]()

@@ -33,6 +33,10 @@ public final class ResampleTransform: TransformPlugin {
     private var previous: Sample?
     private var nextIndex: Int64?
     private var gaps = 0
+    /// Markers wait until the grid passes their time, so the output stays in time order.
+    private var markers: [Sample] = []
+    /// The step of the last marker let out, and when: grid points after it belong to it.
+    private var markerStep: (uptime: Double, path: String)?
 
     public init(configuration: Configuration, context: PluginContext) throws {
         period = 1 / configuration.rate
@@ -45,7 +49,7 @@ public final class ResampleTransform: TransformPlugin {
         for i in 0..<batch.count {
             let current = batch[i]
             guard current.kind == .data else {
-                out.append(current)
+                if previous == nil { out.append(current) } else { markers.append(current) }
                 continue
             }
             defer { previous = current }
@@ -56,6 +60,12 @@ public final class ResampleTransform: TransformPlugin {
             let span = current.uptime - p.uptime
             guard span > 0 else { continue }
             if span > maxGap {
+                // The sample before the gap may sit on the grid itself.
+                if let k = nextIndex, abs(Double(k) * period - p.uptime) < 1e-9 {
+                    releaseMarkers(before: p.uptime + 1e-12, into: &out)
+                    out.append(interpolate(p, p, at: p.uptime))
+                }
+                releaseMarkers(before: current.uptime, into: &out)
                 gaps += 1
                 context.warn("gap of \(short(span)) s from \(short(p.uptime)) s to \(short(current.uptime)) s not bridged")
                 nextIndex = Int64((current.uptime / period - 1e-9).rounded(.up))
@@ -63,9 +73,11 @@ public final class ResampleTransform: TransformPlugin {
             }
             while let k = nextIndex, Double(k) * period < current.uptime - 1e-12 {
                 let t = Double(k) * period
+                releaseMarkers(before: t + 1e-12, into: &out)
                 if t >= p.uptime - 1e-12 { out.append(interpolate(p, current, at: t)) }
                 nextIndex = k + 1
             }
+            releaseMarkers(before: current.uptime, into: &out)
         }
         batch = out
     }
@@ -74,9 +86,21 @@ public final class ResampleTransform: TransformPlugin {
         var out = Batch(stream: context.name)
         // The last input lies on the grid only by chance; emit it then.
         if let p = previous, let k = nextIndex, abs(Double(k) * period - p.uptime) < 1e-9 {
+            releaseMarkers(before: p.uptime + 1e-12, into: &out)
             out.append(interpolate(p, p, at: p.uptime))
         }
+        releaseMarkers(before: .infinity, into: &out)
         return out
+    }
+
+    private func releaseMarkers(before t: Double, into out: inout Batch) {
+        var released = 0
+        for m in markers where m.uptime <= t {
+            out.append(m)
+            markerStep = (m.uptime, m.stepPath)
+            released += 1
+        }
+        if released > 0 { markers.removeFirst(released) }
     }
 
     private func interpolate(_ a: Sample, _ b: Sample, at t: Double) -> Sample {
@@ -93,8 +117,8 @@ public final class ResampleTransform: TransformPlugin {
                 fields[key] = va
             }
         }
-        return Sample(
-            timestamp: a.timestamp + (b.timestamp - a.timestamp) * w, uptime: t, stepPath: a.stepPath, fields: fields)
+        let step = markerStep.map { $0.uptime > a.uptime ? $0.path : a.stepPath } ?? a.stepPath
+        return Sample(timestamp: a.timestamp + (b.timestamp - a.timestamp) * w, uptime: t, stepPath: step, fields: fields)
     }
 
     private func short(_ d: Double) -> String { String((d * 1000).rounded() / 1000) }

@@ -19,6 +19,8 @@ public final class LineReader {
     private var gz: gzFile?
     private var buffer: [UInt8] = []
     private var start = 0
+    /// `buffer[start..<scanned]` is known to hold no newline, so a long line is searched once.
+    private var scanned = 0
     private var eof = false
     /// Whether the last line returned ended with a newline; `false` for a last line cut off.
     public private(set) var lastLineTerminated = true
@@ -86,7 +88,7 @@ public final class LineReader {
     /// - Throws: ``OutputFileError`` on a read error or a line longer than ``maxLineLength``.
     public func nextLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Result {
         while true {
-            if let nl = newline(from: start) {
+            if let nl = newline(from: max(start, scanned)) {
                 var end = nl
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 lineNumber += 1
@@ -105,6 +107,7 @@ public final class LineReader {
                 try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[from..<buffer.count])) }
                 return .line
             }
+            scanned = buffer.count
             if buffer.count - start > maxLineLength {
                 throw OutputFileError(
                     path: name, reason: "line \(lineNumber + 1) is longer than \(maxLineLength) bytes without a newline")
@@ -127,14 +130,18 @@ public final class LineReader {
 
     private enum Fill { case data, wouldBlock, end }
 
+    /// Room for one read, appended by copy: cheaper than a generated sequence in debug builds.
+    private static let zeros = [UInt8](repeating: 0, count: 1 << 16)
+
     private func fill() throws -> Fill {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
+            scanned = max(scanned - start, 0)
             start = 0
         }
-        let chunk = 1 << 16
+        let chunk = Self.zeros.count
         let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        buffer.append(contentsOf: Self.zeros)
         while true {
             let n: Int = buffer.withUnsafeMutableBytes { raw in
                 if let gz { return Int(gzread(gz, raw.baseAddress! + old, UInt32(chunk))) }

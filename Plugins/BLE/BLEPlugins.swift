@@ -1,0 +1,7 @@
+import DAQCore
+
+/// The plugins of the BLE family: capture replay, live HCI scanning and discovery windows.
+public enum BLEPlugins {
+    /// Every BLE plugin.
+    public static let all: [PluginDescriptor] = []
+}
