@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "DAQMotion", dependencies: ["DAQCore"], path: "Plugins/Motion"),
         .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
         .target(name: "DAQBLE", dependencies: ["DAQCore"], path: "Plugins/BLE"),
+        .target(name: "DAQBarcode", dependencies: ["DAQCore"], path: "Plugins/Barcode"),
         .target(
             name: "DAQCLI",
             dependencies: [
@@ -52,6 +53,7 @@ let package = Package(
         .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
+        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQTesting"]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
