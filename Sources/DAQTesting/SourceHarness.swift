@@ -1,28 +1,39 @@
 import DAQCore
+import Dispatch
 import Yams
 
 /// Runs one source by hand: reads every batch until it finishes (or goes idle), without pacing.
+///
+/// A live source (a pseudo-terminal, a pipe) is read with ``read(until:timeout:)``, which waits
+/// for the source's own ``StageContext/wake()`` between reads instead of sleeping.
 public final class SourceHarness {
     /// The source under test.
     public let source: any Source
     /// Its context.
     public let context: StageContext
     private let eventLog = Collector<PipelineEvent>()
+    private let woken = DispatchSemaphore(value: 0)
 
-    /// Wraps an instance and starts it.
-    public init(_ source: any Source, name: String = "under-test", steps: [StepSpec] = []) throws {
+    /// Wraps an instance and starts it; the clock is virtual unless given.
+    public init(
+        _ source: any Source, name: String = "under-test", steps: [StepSpec] = [], clock: RunClock = RunClock(mode: .virtual)
+    ) throws {
         self.source = source
         let events = eventLog
+        let woken = woken
         context = StageContext.detached(
-            name: name, kind: .source, clock: RunClock(mode: .virtual), steps: steps, onEvent: { events.append($0) })
+            name: name, kind: .source, clock: clock, steps: steps, onEvent: { events.append($0) },
+            onWake: { woken.signal() })
         try source.start(context: context)
     }
 
     /// Builds a plugin from YAML configuration text and starts it.
-    public convenience init<T: SourcePlugin>(_ type: T.Type, config yaml: String, name: String = "under-test") throws {
+    public convenience init<T: SourcePlugin>(
+        _ type: T.Type, config yaml: String, name: String = "under-test", clock: RunClock = RunClock(mode: .virtual)
+    ) throws {
         let configuration = try PluginConfigLoader.decode(T.Configuration.self, yaml: yaml)
-        let context = PluginContext(componentName: name, pipelineName: "test", baseDirectory: "", clock: .virtual)
-        try self.init(T(configuration: configuration, context: context), name: name)
+        let context = PluginContext(componentName: name, pipelineName: "test", baseDirectory: "", clock: clock.mode)
+        try self.init(T(configuration: configuration, context: context), name: name, clock: clock)
     }
 
     /// Reads until the source finishes or goes idle, at most `limit` samples, `batchSize` per read.
@@ -37,6 +48,24 @@ public final class SourceHarness {
         }
         return (out, status)
     }
+
+    /// Reads, waiting for the source to wake between reads, until `done` holds for what was
+    /// read, the source finishes, or `timeout` seconds pass without it.
+    public func read(until done: ([Sample]) -> Bool, timeout: Double = 10) throws -> [Sample] {
+        var out: [Sample] = []
+        let deadline = DispatchTime.now() + timeout
+        while !done(out) {
+            var b = Batch(stream: context.name)
+            let status = try source.read(into: &b, limit: 1024, context: context)
+            out.append(contentsOf: b.samples)
+            if status == .finished || done(out) { break }
+            if status == .idle, woken.wait(timeout: deadline) == .timedOut { break }
+        }
+        return out
+    }
+
+    /// Sends a control command (a trigger) as a running pipeline would.
+    public func send(_ command: ControlCommand) { context.receive(command) }
 
     /// Stops the source.
     public func stop() { source.stop(context: context) }

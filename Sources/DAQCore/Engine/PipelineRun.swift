@@ -24,7 +24,7 @@ public final class PipelineRun: Sendable {
         var paused = false
         var admitted = 0
         var maxUptime = 0.0
-        var stepsSeen = 0
+        var stepsSeen: Set<StepSpec> = []
         var endDate: Double?
     }
 
@@ -41,6 +41,8 @@ public final class PipelineRun: Sendable {
     private let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
     /// The run directories and files sinks write, and their manifests.
     public let recorder: RunRecorder
+    /// The run's steps, the pipeline's and those stages add.
+    public let schedule: StepSchedule
 
     /// Builds every stage; plugin constructors run here.
     /// - Throws: ``PipelineStartError`` when a plugin cannot be built.
@@ -51,6 +53,7 @@ public final class PipelineRun: Sendable {
         self.clock = RunClock(mode: spec.clock, speed: spec.speed)
         self.recorder = RunRecorder(
             pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate)
+        schedule = StepSchedule(spec.steps)
         var byName: [String: StageRuntime] = [:]
         for c in spec.components {
             let context = PluginContext(
@@ -78,7 +81,7 @@ public final class PipelineRun: Sendable {
                 stage.stats.withLock { $0.bufferCapacity = c.buffer.size }
             }
             stage.context = StageContext(
-                stage: stage, pipelineName: spec.name, clock: clock, steps: spec.steps, runDirectory: options.runDirectory)
+                stage: stage, pipelineName: spec.name, clock: clock, schedule: schedule, runDirectory: options.runDirectory)
             byName[c.name] = stage
             stages.append(stage)
         }
@@ -186,6 +189,16 @@ public final class PipelineRun: Sendable {
         }
     }
 
+    /// Sends `command` to the stages that listen (``StageContext/onControl(_:)``): all of them,
+    /// or the one it names.
+    public func send(_ command: ControlCommand) {
+        for s in stages where command.target == nil || command.target == s.name { s.control(command) }
+    }
+
+    func stage(named name: String) -> StageRuntime? {
+        stages.first { $0.name == name }
+    }
+
     /// The plugin instance of component `name`, for tests and embedding applications.
     public func plugin(named name: String) -> AnyObject? {
         stages.first { $0.name == name }?.plugin
@@ -255,12 +268,7 @@ public final class PipelineRun: Sendable {
 
     /// Publishes each step change once, whichever sink reaches it first.
     func noteStep(_ change: (String, Double)) {
-        let index = spec.steps.firstIndex { $0.path == change.0 && $0.at == change.1 } ?? -1
-        let isNew = state.withLock { s -> Bool in
-            guard index >= s.stepsSeen else { return false }
-            s.stepsSeen = index + 1
-            return true
-        }
+        let isNew = state.withLock { $0.stepsSeen.insert(StepSpec(path: change.0, at: change.1)).inserted }
         if isNew { publish(.stepChanged(path: change.0, uptime: change.1)) }
     }
 

@@ -8,6 +8,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     private var markers: StepMarkers!
     private var flushTimer: (any DispatchSourceTimer)?
     private var dirty = false
+    private var stepsVersion = 0
 
     init(name: String, type: String, sink: any Sink, flushInterval: Double, pool: DispatchQueue) {
         self.sink = sink
@@ -18,7 +19,9 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     override var plugin: AnyObject? { sink }
 
     override func startPlugin() throws {
-        markers = StepMarkers(steps: context.steps, stream: name, startDate: context.startDate)
+        let (steps, version) = context.schedule.snapshot()
+        markers = StepMarkers(steps: steps, stream: name, startDate: context.startDate)
+        stepsVersion = version
         try sink.start(context: context)
         try write(markers.start())
         if flushInterval > 0 {
@@ -38,10 +41,19 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     }
 
     override func consume(_ batch: Batch) throws {
+        refreshSteps()
         var woven = markers.weave(batch)
         for change in markers.takeChanges() { pipeline?.noteStep(change) }
         woven.stream = batch.stream
         try write(woven)
+    }
+
+    /// Takes steps a stage added since the last batch.
+    private func refreshSteps() {
+        guard context.schedule.version != stepsVersion else { return }
+        let (steps, version) = context.schedule.snapshot()
+        markers.update(steps: steps)
+        stepsVersion = version
     }
 
     private func write(_ batch: Batch) throws {
@@ -71,6 +83,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         flushTimer?.cancel()
         flushTimer = nil
         if pipeline?.isCancelled != true {
+            refreshSteps()
             let end = markers.stop(at: pipeline?.finalUptime() ?? context.clock.now())
             for change in markers.takeChanges() { pipeline?.noteStep(change) }
             try write(end)

@@ -168,9 +168,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     /// Fills in step paths the source left empty, from the pipeline's step schedule.
     private func stampSteps(_ batch: inout Batch) {
-        guard !context.steps.isEmpty else { return }
+        let steps = context.steps
+        guard !steps.isEmpty else { return }
         for i in 0..<batch.count where batch.stepPaths[i].isEmpty {
-            batch.setStepPath(context.stepPath(at: batch.uptimes[i]), at: i)
+            batch.setStepPath(StepSchedule.path(at: batch.uptimes[i], in: steps), at: i)
         }
     }
 

@@ -14,30 +14,56 @@ public final class StageContext: Sendable {
     public let pipelineName: String
     /// The run clock.
     public let clock: RunClock
-    /// The step schedule of the pipeline.
-    public let steps: [StepSpec]
+    /// The run's steps: the pipeline's schedule and any a stage added.
+    public let schedule: StepSchedule
+    /// The run's steps now, ordered by time.
+    public var steps: [StepSpec] { schedule.snapshot().steps }
     /// The run's output directory when one was given (`daq run --output`), else `nil`.
     public let runDirectory: String?
     private unowned let stage: StageRuntime
     /// Keeps a detached stage alive; `nil` inside a pipeline, which owns its stages.
     nonisolated(unsafe) var owner: AnyObject?
 
-    init(stage: StageRuntime, pipelineName: String, clock: RunClock, steps: [StepSpec], runDirectory: String?) {
+    init(stage: StageRuntime, pipelineName: String, clock: RunClock, schedule: StepSchedule, runDirectory: String?) {
         self.stage = stage
         self.name = stage.name
         self.pipelineName = pipelineName
         self.clock = clock
-        self.steps = steps
+        self.schedule = schedule
         self.runDirectory = runDirectory
     }
 
     /// The step path current at run-clock `uptime`: the last step whose time has come, or `""`.
     public func stepPath(at uptime: Double) -> String {
-        var path = ""
-        for step in steps {
-            if step.at <= uptime { path = step.path } else { break }
-        }
-        return path
+        StepSchedule.path(at: uptime, in: steps)
+    }
+
+    /// Makes `path` the run's step from run-clock `uptime` on: every sink writes its marker
+    /// before its first sample at or after that time, and sources stamp it on later samples.
+    public func changeStep(to path: String, at uptime: Double) {
+        schedule.add(StepSpec(path: path, at: uptime))
+    }
+
+    /// Calls `handler` for every ``ControlCommand`` sent to the run that names this stage or
+    /// none. It runs on the sender's thread: record the command and ``wake()``.
+    public func onControl(_ handler: @escaping @Sendable (ControlCommand) -> Void) {
+        stage.controlHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Delivers `command` to this stage's handlers as ``PipelineRun/send(_:)`` would; for
+    /// harnesses that run a stage outside a pipeline.
+    public func receive(_ command: ControlCommand) {
+        stage.control(command)
+    }
+
+    /// Calls `handler` with every batch component `name` emits, on that stage's queue; for a
+    /// stage that reacts to another's data without being downstream of it (a sample that
+    /// triggers a scan). Returns `false` when there is no such component.
+    @discardableResult
+    public func observe(_ name: String, _ handler: @escaping @Sendable (Batch) -> Void) -> Bool {
+        guard let other = stage.pipeline?.stage(named: name) else { return false }
+        other.addTap(handler)
+        return true
     }
 
     /// Wall time at run start, seconds since 1970: add a sample's uptime for its timestamp.

@@ -19,6 +19,11 @@ class StageRuntime: @unchecked Sendable {
     var inbox: Inbox?
     var lifecycle = Lifecycle()
     var context: StageContext!
+    /// What a plugin listens to from outside the data flow.
+    let controlHandlers = Mutex<[@Sendable (ControlCommand) -> Void]>([])
+    /// Other stages' observers of this stage's output; `tapped` spares `emit` the lock.
+    private let taps = Mutex<[@Sendable (Batch) -> Void]>([])
+    private let tapped = Atomic<Bool>(false)
 
     init(name: String, kind: PluginKind, type: String, pool: DispatchQueue) {
         self.name = name
@@ -73,6 +78,20 @@ class StageRuntime: @unchecked Sendable {
             let dropped = out.offer(b)
             if dropped > 0 { pipeline?.publish(.dropped(component: out.owner, samples: dropped)) }
         }
+        if tapped.load(ordering: .acquiring) {
+            for tap in taps.withLock({ $0 }) { tap(b) }
+        }
+    }
+
+    /// Adds an observer of this stage's output.
+    func addTap(_ handler: @escaping @Sendable (Batch) -> Void) {
+        taps.withLock { $0.append(handler) }
+        tapped.store(true, ordering: .releasing)
+    }
+
+    /// Passes a command to the plugin's handlers.
+    func control(_ command: ControlCommand) {
+        for handler in controlHandlers.withLock({ $0 }) { handler(command) }
     }
 
     /// Whether every reader has room; when one has not, `drain` is called back once it has.

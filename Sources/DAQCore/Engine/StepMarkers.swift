@@ -6,7 +6,7 @@ import Foundation
 /// Markers follow data time, not arrival time, so their order with the data is the same under
 /// every clock.
 struct StepMarkers {
-    let steps: [StepSpec]
+    private(set) var steps: [StepSpec]
     let stream: String
     let startDate: Double
     private var next = 0
@@ -61,6 +61,17 @@ struct StepMarkers {
         }
         append(&b, current, uptime)
         return b
+    }
+
+    /// Takes a newer schedule: steps already marked stay marked; the others wait in time order.
+    /// A step added for a time this stream has passed is marked before its next sample.
+    mutating func update(steps newer: [StepSpec]) {
+        let done = Array(steps[..<next])
+        var remaining = newer
+        for step in done {
+            if let i = remaining.firstIndex(of: step) { remaining.remove(at: i) }
+        }
+        steps = done + remaining
     }
 
     /// Step changes woven since the last call.

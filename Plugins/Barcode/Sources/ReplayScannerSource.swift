@@ -1,0 +1,199 @@
+import DAQCore
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Replays a scan log through the same session rules as a live scanner, paced by the pipeline
+/// clock; or, with `path: -`, takes codes typed or piped on standard input, live.
+public final class ReplayScannerSource: SourcePlugin {
+    public enum Format: String, ConfigEnum, Sendable { case auto, jsonl, csv, text }
+
+    public struct Configuration: PluginConfiguration {
+        var path: String
+        var format = Format.auto
+        var onBadRow = OnBadLine.fail
+        var session: SessionSettings
+
+        enum CodingKeys: String, CodingKey {
+            case path, format
+            case onBadRow = "on_bad_row"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decode(String.self, forKey: .path)
+            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .auto
+            onBadRow = try c.decodeIfPresent(OnBadLine.self, forKey: .onBadRow) ?? .fail
+            session = try SessionSettings(from: decoder)
+        }
+
+        public func validate() throws {
+            try session.validate()
+            if path == "-" && session.control == "-" {
+                throw ConfigIssue(key: "control", "standard input already carries the codes; name a FIFO or file")
+            }
+            if session.control != nil || session.triggerFrom != nil, path != "-" {
+                throw ConfigIssue(key: session.control != nil ? "control" : "trigger_from", "a scan log carries its own triggers as {\"event\": \"trigger\"} lines")
+            }
+        }
+    }
+
+    public enum OnBadLine: String, ConfigEnum, Sendable { case fail, skip }
+
+    public static let typeName = "barcode.replay"
+    public static let summary = "Replays a scan log (JSON Lines or CSV) through scan sessions; path: - reads codes from stdin."
+    public static let configKeys: [ConfigKey] = [
+        .required("path", "path", "The scan log, or - for lines on standard input (live)."),
+        ConfigKey("format", Format.choices, default: "auto", "auto: by extension (.jsonl, .csv), or per line on stdin; text: one code per line."),
+        ConfigKey("on_bad_row", OnBadLine.choices, default: "fail", "fail stops at a bad line; skip reports it by file and line."),
+    ] + SessionSettings.keys
+
+    private let config: Configuration
+    private let path: String
+    private var reader: LineReader?
+    private var sessions: ScanSessions
+    private var first: Double?
+    private var last = 0.0
+    private var readSource: (any DispatchSourceRead)?
+    private var timer: (any DispatchSourceTimer)?
+    private var live: LiveTriggers?
+    private var skipped = 0
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        var configuration = configuration
+        configuration.session.control = configuration.session.control.map { $0 == "-" ? $0 : context.resolve($0) }
+        config = configuration
+        path = context.resolve(configuration.path)
+        sessions = ScanSessions(mode: configuration.session.mode, timeout: configuration.session.effectiveTimeout)
+    }
+
+    private var isLive: Bool { path == "-" }
+
+    private var format: Format {
+        if config.format != .auto { return config.format }
+        if path.hasSuffix(".csv") || path.hasSuffix(".csv.gz") { return .csv }
+        if path.hasSuffix(".jsonl") || path.hasSuffix(".jsonl.gz") || path.hasSuffix(".ndjson") { return .jsonl }
+        return isLive ? .auto : .jsonl
+    }
+
+    public func start(context: StageContext) throws {
+        if isLive {
+            _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK)
+            reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
+            let s = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO)
+            s.setEventHandler { context.wake() }
+            s.activate()
+            readSource = s
+            sessions.timeBase = context.startDate
+            live = try LiveTriggers(settings: config.session, context: context)
+        } else {
+            reader = try LineReader(path: path)
+        }
+    }
+
+    public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
+        guard let reader else { return .finished }
+        if let live { try live.apply(to: &sessions, now: context.clock.now(), into: &batch, context: context) }
+        while batch.count < limit {
+            var parsed: (Double?, ScanLogRecord)?
+            var bad: String?
+            let result = try reader.nextLine { line in
+                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+                do { parsed = try parse(line, lineNumber: reader.lineNumber) } catch { bad = "\(error)" }
+            }
+            if result == .wouldBlock { break }
+            if result == .end {
+                // The log ends: a session still open runs into its timeout.
+                sessions.expire(upTo: .infinity, into: &batch)
+                if let open = sessions.open {
+                    context.warn("\(path): the log ends with session \(open.id) open and no timeout set")
+                }
+                if skipped > 0 { context.warn("skipped \(skipped) bad line(s) in all") }
+                self.reader = nil
+                return .finished
+            }
+            if let bad {
+                let message = "\(isLive ? "<stdin>" : path):\(reader.lineNumber): \(bad)"
+                if config.onBadRow == .fail { throw ScanLogRecord.Bad(message: message) }
+                skipped += 1
+                context.warn("skipped \(message)")
+                continue
+            }
+            guard let (time, record) = parsed else { continue }
+            apply(record, at: uptime(for: time, context: context), into: &batch, context: context)
+        }
+        if isLive {
+            sessions.expire(upTo: context.clock.now(), into: &batch)
+            scheduleTimeout(context: context)
+            return batch.isEmpty ? .idle : .more
+        }
+        return .more
+    }
+
+    private func parse(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> (Double?, ScanLogRecord)? {
+        switch format {
+        case .csv:
+            if lineNumber == 1, let f = line.first, !(f >= 0x30 && f <= 0x39) && f != UInt8(ascii: ".") && f != UInt8(ascii: "-") {
+                return nil  // the header
+            }
+            let (t, r) = try ScanLogRecord.csv(line)
+            return (t, r)
+        case .jsonl:
+            return try ScanLogRecord.json(line, timeRequired: !isLive)
+        case .text:
+            return (nil, .code(text: String(decoding: line, as: UTF8.self), symbology: nil))
+        case .auto:
+            if line.first == UInt8(ascii: "{") { return try ScanLogRecord.json(line, timeRequired: false) }
+            return (nil, .code(text: String(decoding: line, as: UTF8.self), symbology: nil))
+        }
+    }
+
+    /// A logged time counts from the log's first line; a live line is stamped on arrival.
+    private func uptime(for time: Double?, context: StageContext) -> Double {
+        guard !isLive, let time else { return context.clock.now() }
+        if first == nil {
+            first = time
+            sessions.timeBase = time
+        }
+        // Times going back would run the clock backwards: hold them at the latest.
+        last = max(last, time - first!)
+        return last
+    }
+
+    private func apply(_ record: ScanLogRecord, at t: Double, into batch: inout Batch, context: StageContext) {
+        switch record {
+        case .code(let text, let symbology):
+            var code = ScannedCode(raw: Array(text.utf8))
+            if let symbology { code.symbology = symbology }
+            if !sessions.deliver(code, at: t, into: &batch) {
+                context.warn("\(path): code at \(t) s read with no session open (mode: triggered): ignored")
+            }
+        case .trigger: sessions.begin(at: t, into: &batch)
+        case .cancel: sessions.cancel(at: t, into: &batch)
+        case .error(let reason): sessions.fail(reason, at: t, into: &batch)
+        }
+    }
+
+    private func scheduleTimeout(context: StageContext) {
+        guard let due = sessions.deadline, let deadline = context.clock.deadline(forUptime: due) else { return }
+        if timer == nil {
+            let t = DispatchSource.makeTimerSource(queue: .global())
+            t.setEventHandler { context.wake() }
+            t.activate()
+            timer = t
+        }
+        timer?.schedule(deadline: deadline, leeway: .milliseconds(1))
+    }
+
+    public func stop(context: StageContext) {
+        readSource?.cancel()
+        readSource = nil
+        timer?.cancel()
+        timer = nil
+        live?.close()
+        reader = nil
+        if isLive { _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) & ~O_NONBLOCK) }
+    }
+}
