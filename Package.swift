@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
-        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQTesting"]),
+        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),

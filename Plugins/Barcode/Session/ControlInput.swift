@@ -35,7 +35,7 @@ final class ControlInput {
 
     /// Calls `wake` whenever lines may be waiting.
     func activate(wake: @escaping @Sendable () -> Void) {
-        let s = DispatchSource.makeReadSource(fileDescriptor: fd)
+        let s = DispatchSource.makeReadSource(fileDescriptor: fd, queue: WakeQueue.shared)
         s.setEventHandler(handler: wake)
         s.activate()
         source = s

@@ -75,7 +75,7 @@ final class LiveScanner {
 
     private func attach(_ descriptor: Int32, context: StageContext) {
         fd = descriptor
-        let s = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .global())
+        let s = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: WakeQueue.shared)
         s.setEventHandler { context.wake() }
         s.activate()
         readSource = s
@@ -154,7 +154,7 @@ final class LiveScanner {
         let due = [sessions.deadline, fd < 0 ? nextReopen : nil].compactMap { $0 }.min()
         guard let due, let deadline = context.clock.deadline(forUptime: due) else { return }
         if timer == nil {
-            let t = DispatchSource.makeTimerSource(queue: .global())
+            let t = DispatchSource.makeTimerSource(queue: WakeQueue.shared)
             t.setEventHandler { context.wake() }
             t.activate()
             timer = t

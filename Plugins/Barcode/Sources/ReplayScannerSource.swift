@@ -82,7 +82,7 @@ public final class ReplayScannerSource: SourcePlugin {
         if isLive {
             _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK)
             reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
-            let s = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO)
+            let s = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: WakeQueue.shared)
             s.setEventHandler { context.wake() }
             s.activate()
             readSource = s
@@ -179,7 +179,7 @@ public final class ReplayScannerSource: SourcePlugin {
     private func scheduleTimeout(context: StageContext) {
         guard let due = sessions.deadline, let deadline = context.clock.deadline(forUptime: due) else { return }
         if timer == nil {
-            let t = DispatchSource.makeTimerSource(queue: .global())
+            let t = DispatchSource.makeTimerSource(queue: WakeQueue.shared)
             t.setEventHandler { context.wake() }
             t.activate()
             timer = t

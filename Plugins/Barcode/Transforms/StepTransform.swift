@@ -1,6 +1,6 @@
 import DAQCore
 
-/// Turns scanned step cards into step changes: a code `STEP:walk/return` (or one named in
+/// Turns scanned step cards into step changes: a code `STEP:walk/return` (or one listed in
 /// `codes`) makes `walk/return` the run's step from the scan's time on, so every logger marks it.
 public final class StepTransform: TransformPlugin {
     public struct Configuration: PluginConfiguration {
@@ -17,7 +17,9 @@ public final class StepTransform: TransformPlugin {
             } else {
                 prefix = try c.decodeIfPresent(String.self, forKey: .prefix) ?? "STEP:"
             }
-            codes = try c.decodeIfPresent([String: String].self, forKey: .codes) ?? [:]
+            // A list, not a mapping: codes are mostly digits, and mapping keys of digits are
+            // not reliably read back as text.
+            for card in try c.decodeIfPresent([Card].self, forKey: .codes) ?? [] { codes[card.code] = card.step }
             field = try c.decodeIfPresent(String.self, forKey: .field) ?? "code"
         }
 
@@ -27,11 +29,17 @@ public final class StepTransform: TransformPlugin {
         }
     }
 
+    /// One configured step card.
+    struct Card: Decodable {
+        var code: String
+        var step: String
+    }
+
     public static let typeName = "barcode.step"
     public static let summary = "Scanned step cards (STEP:path, or configured codes) change the run's step path."
     public static let configKeys: [ConfigKey] = [
         ConfigKey("prefix", "string | null", default: "STEP:", "A code starting with it names the step after it."),
-        ConfigKey("codes", "{code: step path}", "Codes that stand for steps, for cards printed without a prefix."),
+        ConfigKey("codes", "[{code, step}]", "Codes that stand for steps, for cards printed without a prefix."),
         ConfigKey("field", "string", default: "code", "The field holding the code."),
     ]
 
