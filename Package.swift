@@ -39,11 +39,13 @@ let package = Package(
         .target(
             name: "DAQCLI",
             dependencies: [
-                "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger",
+                "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "DAQKit", dependencies: ["DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger"]),
+        .target(
+            name: "DAQKit",
+            dependencies: ["DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode"]),
         .target(name: "DAQTesting", dependencies: ["DAQCore"]),
         .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
         .executableTarget(name: "daq-bench", dependencies: ["DAQCLI", "DAQCore"], path: "Benchmarks/daq-bench"),

@@ -1,3 +1,5 @@
+import DAQBarcode
+import DAQBLE
 import DAQCore
 import DAQMotion
 import DAQSampleLogger
@@ -5,8 +7,8 @@ import DAQStandard
 
 /// Every plugin family shipped with `daq`.
 public enum BuiltinPlugins {
-    /// Standard, Motion and SampleLogger plugins.
+    /// Standard, Motion, SampleLogger, BLE and Barcode plugins.
     public static var all: [PluginDescriptor] {
-        StandardPlugins.all + MotionPlugins.all + SampleLoggerPlugins.all
+        StandardPlugins.all + MotionPlugins.all + SampleLoggerPlugins.all + BLEPlugins.all + BarcodePlugins.all
     }
 }

@@ -46,6 +46,14 @@ extension DAQCommand {
         @Option(help: "The most samples a source reads per batch.")
         var batchSize: Int = 1024
 
+        @Option(help: ArgumentHelp(
+            "A key that sends 'trigger' to triggered scanners (a character, space or enter).",
+            discussion: "Keys are read from the terminal on standard input; a stdin source cannot be used with it."))
+        var trigger: String?
+
+        @Option(help: "A key that sends 'cancel' to triggered scanners.")
+        var cancelKey: String?
+
         @Flag(help: "Print no summary.")
         var quiet = false
 
@@ -56,6 +64,11 @@ extension DAQCommand {
             if let maxSamples, maxSamples < 1 { throw ValidationError("--max-samples must be at least 1") }
             if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
             if flushInterval < 0 { throw ValidationError("--flush-interval must be 0 or more") }
+            for (flag, key) in [("--trigger", trigger), ("--cancel-key", cancelKey)] {
+                if let key, KeyTriggers.byte(key) == nil {
+                    throw ValidationError("\(flag) expects one character, space, tab or enter; found '\(key)'")
+                }
+            }
         }
 
         func run() throws {
@@ -80,6 +93,10 @@ extension DAQCommand {
                 printError("daq: cannot start \(file): \(error)")
                 throw ExitStatus.runtimeFailure
             }
+            let keys = trigger != nil || cancelKey != nil
+                ? KeyTriggers(run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
+                : nil
+            defer { keys?.restore() }
             let signals = SignalHandler(run: run)
             let statusLine = StatusLine(run: run, enabled: status.enabled)
             let result = run.wait()

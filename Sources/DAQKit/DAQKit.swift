@@ -4,3 +4,5 @@
 @_exported import DAQMotion
 @_exported import DAQSampleLogger
 @_exported import DAQStandard
+@_exported import DAQBLE
+@_exported import DAQBarcode

@@ -16,18 +16,24 @@ struct PluginDocumentationTests {
         #expect(text.contains("default [count, mean, min, max]"))
     }
 
-    @Test func everyStandardPluginDocumentsItsKeys() throws {
-        for p in try PluginRegistry(StandardPlugins.all).all {
+    @Test func everyBuiltinPluginDocumentsItsKeys() throws {
+        for p in try PluginRegistry(BuiltinPlugins.all).all {
             #expect(!p.summary.isEmpty)
             for k in p.configKeys { #expect(!k.doc.isEmpty && !k.type.isEmpty, "\(p.typeName).\(k.name)") }
         }
     }
 
     @Test func contractTypeNamesAreRegistered() throws {
-        let r = try PluginRegistry(StandardPlugins.all)
-        for s in ["generator", "file", "stdin"] { #expect(r.lookup(.source, s) != nil) }
-        for t in ["filter", "select", "rename", "throttle", "window"] { #expect(r.lookup(.transform, t) != nil) }
-        for s in ["console", "file", "null"] { #expect(r.lookup(.sink, s) != nil) }
+        let r = try PluginRegistry(BuiltinPlugins.all)
+        let sources = ["generator", "file", "stdin", "motion.replay", "barcode.serial", "barcode.hid", "barcode.replay"]
+        let transforms = [
+            "filter", "select", "rename", "throttle", "window", "motion.magnitude", "motion.lowpass", "motion.highpass",
+            "motion.resample", "barcode.dedup", "barcode.step",
+        ]
+        let sinks = ["console", "file", "null", "logger.json", "logger.jsonl", "logger.csv"]
+        for s in sources { #expect(r.lookup(.source, s) != nil, "\(s)") }
+        for t in transforms { #expect(r.lookup(.transform, t) != nil, "\(t)") }
+        for s in sinks { #expect(r.lookup(.sink, s) != nil, "\(s)") }
     }
 
     @Test func aNameRegisteredTwiceInOneKindIsRefused() {
