@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -36,6 +38,15 @@ let package = Package(
         .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
         .target(name: "DAQBLE", dependencies: ["DAQCore"], path: "Plugins/BLE"),
         .target(name: "DAQBarcode", dependencies: ["DAQCore"], path: "Plugins/Barcode"),
+        .target(
+            name: "DAQInfoManager",
+            dependencies: [
+                "DAQCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Plugins/InfoManager"
+        ),
         .target(
             name: "DAQCLI",
             dependencies: [
@@ -55,6 +66,7 @@ let package = Package(
         .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
+        .testTarget(name: "DAQInfoManagerTests", dependencies: ["DAQInfoManager", "DAQTesting"]),
         .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
