@@ -3,7 +3,7 @@ import DAQCore
 /// A keyboard-wedge barcode scanner read from Linux evdev: key codes with Shift mapped to
 /// characters for the configured layout, Enter ending a code; optionally grabbed so its codes
 /// do not also reach the console.
-public final class HIDScannerSource: SourcePlugin {
+public final class HIDScannerSource: SourcePlugin, LiveScannerPlugin {
     public struct Configuration: PluginConfiguration {
         var device: String
         var layout = KeyboardLayout.us
@@ -40,7 +40,7 @@ public final class HIDScannerSource: SourcePlugin {
         ConfigKey("reopen_interval", "seconds", default: "1 s", "How often a lost device is looked for."),
     ] + SessionSettings.keys
 
-    private let scanner: LiveScanner
+    let scanner: LiveScanner
 
     public init(configuration: Configuration, context: PluginContext) throws {
         var session = configuration.session
@@ -49,12 +49,4 @@ public final class HIDScannerSource: SourcePlugin {
             device: HIDDevice(path: context.resolve(configuration.device), layout: configuration.layout, grab: configuration.grab),
             settings: session, terminator: .lf, reopenInterval: configuration.reopenInterval.value)
     }
-
-    public func start(context: StageContext) throws { try scanner.start(context: context) }
-
-    public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
-        try scanner.read(into: &batch, limit: limit, context: context)
-    }
-
-    public func stop(context: StageContext) { scanner.stop(context: context) }
 }

@@ -54,7 +54,7 @@ final class LiveScanner {
     private var triggers: LiveTriggers?
     private var fd: Int32 = -1
     private var readSource: (any DispatchSourceRead)?
-    private var timer: (any DispatchSourceTimer)?
+    private let timer = WakeTimer()
     private var nextReopen: Double?
     private var chunk = [UInt8](repeating: 0, count: 4096)
     private var decoded: [UInt8] = []
@@ -151,15 +151,7 @@ final class LiveScanner {
 
     /// Wakes the source when the open session times out or a reopen is due.
     private func scheduleWake(context: StageContext) {
-        let due = [sessions.deadline, fd < 0 ? nextReopen : nil].compactMap { $0 }.min()
-        guard let due, let deadline = context.clock.deadline(forUptime: due) else { return }
-        if timer == nil {
-            let t = DispatchSource.makeTimerSource(queue: WakeQueue.shared)
-            t.setEventHandler { context.wake() }
-            t.activate()
-            timer = t
-        }
-        timer?.schedule(deadline: deadline, leeway: .milliseconds(1))
+        timer.wake(at: [sessions.deadline, fd < 0 ? nextReopen : nil].compactMap { $0 }.min(), context: context)
     }
 
     private func detach() {
@@ -176,8 +168,7 @@ final class LiveScanner {
         if let open = sessions.open {
             context.warn("\(device.path): session \(open.id) was still open when the run stopped")
         }
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
         triggers?.close()
         triggers = nil
         detach()

@@ -57,7 +57,7 @@ public final class ReplayScannerSource: SourcePlugin {
     private var first: Double?
     private var last = 0.0
     private var readSource: (any DispatchSourceRead)?
-    private var timer: (any DispatchSourceTimer)?
+    private let timer = WakeTimer()
     private var live: LiveTriggers?
     private var skipped = 0
 
@@ -126,7 +126,7 @@ public final class ReplayScannerSource: SourcePlugin {
         }
         if isLive {
             sessions.expire(upTo: context.clock.now(), into: &batch)
-            scheduleTimeout(context: context)
+            timer.wake(at: sessions.deadline, context: context)
             return batch.isEmpty ? .idle : .more
         }
         return .more
@@ -176,22 +176,10 @@ public final class ReplayScannerSource: SourcePlugin {
         }
     }
 
-    private func scheduleTimeout(context: StageContext) {
-        guard let due = sessions.deadline, let deadline = context.clock.deadline(forUptime: due) else { return }
-        if timer == nil {
-            let t = DispatchSource.makeTimerSource(queue: WakeQueue.shared)
-            t.setEventHandler { context.wake() }
-            t.activate()
-            timer = t
-        }
-        timer?.schedule(deadline: deadline, leeway: .milliseconds(1))
-    }
-
     public func stop(context: StageContext) {
         readSource?.cancel()
         readSource = nil
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
         live?.close()
         reader = nil
         if isLive { _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) & ~O_NONBLOCK) }

@@ -3,7 +3,7 @@ import DAQCore
 /// A serial barcode scanner on a tty: raw mode via termios, codes cut at the terminator, one
 /// session per code or per trigger. A device that disappears ends the session in progress in
 /// `scan.error` and is reopened when it comes back.
-public final class SerialScannerSource: SourcePlugin {
+public final class SerialScannerSource: SourcePlugin, LiveScannerPlugin {
     public struct Configuration: PluginConfiguration {
         var device: String
         var serial = SerialSettings()
@@ -47,7 +47,7 @@ public final class SerialScannerSource: SourcePlugin {
         ConfigKey("reopen_interval", "seconds", default: "1 s", "How often a lost device is looked for."),
     ] + SessionSettings.keys
 
-    private let scanner: LiveScanner
+    let scanner: LiveScanner
 
     public init(configuration: Configuration, context: PluginContext) throws {
         var session = configuration.session
@@ -56,12 +56,4 @@ public final class SerialScannerSource: SourcePlugin {
             device: SerialDevice(path: context.resolve(configuration.device), settings: configuration.serial),
             settings: session, terminator: configuration.terminator, reopenInterval: configuration.reopenInterval.value)
     }
-
-    public func start(context: StageContext) throws { try scanner.start(context: context) }
-
-    public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
-        try scanner.read(into: &batch, limit: limit, context: context)
-    }
-
-    public func stop(context: StageContext) { scanner.stop(context: context) }
 }
