@@ -8,6 +8,7 @@ public enum BarcodePlugins {
         .source(SerialScannerSource.self, module: "Barcode"),
         .source(HIDScannerSource.self, module: "Barcode"),
         .source(ReplayScannerSource.self, module: "Barcode"),
+        .transform(GS1Transform.self, module: "Barcode"),
         .transform(DedupTransform.self, module: "Barcode"),
         .transform(StepTransform.self, module: "Barcode"),
     ]

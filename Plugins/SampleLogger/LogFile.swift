@@ -5,8 +5,7 @@ import DAQCore
 ///
 /// Item timestamps are relative to t0 = (first data sample's timestamp − its uptime), the wall
 /// time the recorder started; a replayed recording thus gets small relative times. Until the
-/// first data sample fixes t0, markers and events wait: the JSON header and each marker's
-/// `timestampDate` need it.
+/// first sample fixes t0, markers wait: the JSON header and each marker's `timestampDate` need it.
 ///
 /// # Thread safety
 /// Not thread-safe: its sink uses it on the stage's serial queue only.
@@ -25,8 +24,6 @@ final class LogFile {
     /// times; the run's start for one whose times count from 0, so it does not read 1970.
     private var dateOrigin = 0.0
     private let runStart: Double
-    /// Events that came before the first data sample, written once it fixes t0.
-    private var held = Batch()
     /// CSV columns, fixed by the first batch holding data.
     private var csvFields: [String] = []
     private var warnedFields: Set<String> = []
@@ -52,23 +49,18 @@ final class LogFile {
     /// - Parameter markers: every marker the sink has seen so far, in order.
     func write(_ batch: Batch, markers: [LogMarker], warn: (String) -> Void) throws {
         if t0 == nil {
-            guard let first = batch.kinds.firstIndex(of: .data) else {
-                if batch.kinds.contains(.event) { held.append(contentsOf: batch) }
-                return
-            }
+            // The first data sample fixes t0; a stream of events only (a scanner's sessions)
+            // is fixed by its first event.
+            guard let first = batch.kinds.firstIndex(of: .data) ?? batch.kinds.firstIndex(of: .event) else { return }
             try begin(t0: batch.timestamps[first] - batch.uptimes[first], fields: batch.columns.map(\.name))
-            try releaseHeld(markers: markers, warn: warn)
         }
         try writeRows(batch, markers: markers, warn: warn)
     }
 
-    /// Writes what is still held, every remaining marker and the closing bytes, then closes.
+    /// Writes every remaining marker and the closing bytes, then closes.
     /// - Parameter fallbackT0: t0 for a file that never got data: the run's start date.
     func finish(markers: [LogMarker], fallbackT0: Double, warn: (String) -> Void) throws {
-        if t0 == nil {
-            try begin(t0: fallbackT0, fields: held.columns.map(\.name))
-            try releaseHeld(markers: markers, warn: warn)
-        }
+        if t0 == nil { try begin(t0: fallbackT0, fields: []) }
         try out.withBuffer { buffer in
             appendMarkers(markers, upTo: .infinity, to: &buffer)
             switch layout {
@@ -104,13 +96,6 @@ final class LogFile {
             case .csv: LogItemCSV.appendHeader(fields: csvFields, to: &buffer)
             }
         }
-    }
-
-    private func releaseHeld(markers: [LogMarker], warn: (String) -> Void) throws {
-        guard !held.isEmpty else { return }
-        let events = held
-        held = Batch()
-        try writeRows(events, markers: markers, warn: warn)
     }
 
     private func writeRows(_ batch: Batch, markers: [LogMarker], warn: (String) -> Void) throws {

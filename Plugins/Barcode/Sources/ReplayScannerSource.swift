@@ -158,7 +158,9 @@ public final class ReplayScannerSource: SourcePlugin {
             sessions.timeBase = time
         }
         // Times going back would run the clock backwards: hold them at the latest.
-        last = max(last, time - first!)
+        // Microseconds: what a scan log's times can mean, without the noise of subtracting
+        // large epoch seconds.
+        last = max(last, ((time - first!) * 1e6).rounded() / 1e6)
         return last
     }
 
