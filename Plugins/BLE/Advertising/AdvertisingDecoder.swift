@@ -1,0 +1,120 @@
+import DAQCore
+
+/// Decodes the advertising data of one report (a sequence of AD structures: length, type,
+/// data) into fields, beacon frames included. A malformed structure adds an error naming its
+/// byte offset and ends the walk at that point: a wrong length byte makes every later byte
+/// meaningless, while everything before it is kept.
+///
+/// Field names: `flags`, `name`, `tx_power`, `services`, `service_data.<UUID>`,
+/// `manufacturer_id`, `manufacturer_data`, `frames` (the beacon formats seen), the beacon's
+/// own fields under `ibeacon.`, `eddystone.`, `altbeacon.`, `ruuvi.` or a declarative
+/// decoder's name, and `errors`.
+public struct AdvertisingDecoder: Sendable {
+    /// Decoders for other vendors' manufacturer data.
+    public var custom: [ManufacturerDecoder]
+
+    public init(custom: [ManufacturerDecoder] = []) {
+        self.custom = custom
+    }
+
+    /// Appends the decoded fields of `data` to `fields`.
+    public func decode(_ data: UnsafeRawBufferPointer, into fields: inout Fields) {
+        var frames: [Value] = []
+        var errors: [Value] = []
+        var services: [Value] = []
+        var i = 0
+        while i < data.count {
+            let length = Int(data[i])
+            if length == 0 {
+                // Zero length: padding, allowed only when nothing but zeros follows.
+                if data[i...].contains(where: { $0 != 0 }) {
+                    errors.append(.string("offset \(i): AD structure of length 0 before more data"))
+                }
+                break
+            }
+            guard i + 1 + length <= data.count else {
+                errors.append(.string("offset \(i): AD structure length \(length) runs past the end (report has \(data.count) bytes)"))
+                break
+            }
+            let type = data[i + 1]
+            let body = UnsafeRawBufferPointer(rebasing: data[(i + 2)..<(i + 1 + length)])
+            structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors)
+            i += 1 + length
+        }
+        if !services.isEmpty { fields["services"] = .array(services) }
+        if !frames.isEmpty { fields["frames"] = .array(frames) }
+        if !errors.isEmpty { fields["errors"] = .array(errors) }
+    }
+
+    private func structure(
+        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout Fields, frames: inout [Value],
+        services: inout [Value], errors: inout [Value]
+    ) {
+        switch type {
+        case 0x01:
+            if let flags = body.u8(0) { f["flags"] = .int(Int64(flags)) }
+        case 0x02, 0x03: uuids(body, size: 2, at: offset, into: &services, errors: &errors)
+        case 0x04, 0x05: uuids(body, size: 4, at: offset, into: &services, errors: &errors)
+        case 0x06, 0x07: uuids(body, size: 16, at: offset, into: &services, errors: &errors)
+        case 0x08, 0x09:
+            // A complete name wins over a shortened one.
+            if type == 0x09 || f["name"] == nil { f["name"] = .string(String(decoding: body, as: UTF8.self)) }
+        case 0x0A:
+            if let p = body.i8(0) { f["tx_power"] = .int(Int64(p)) }
+        case 0x16:
+            guard let uuid = body.u16le(0) else {
+                errors.append(.string("offset \(offset): service data shorter than its 16-bit UUID"))
+                return
+            }
+            let payload = UnsafeRawBufferPointer(rebasing: body[2...])
+            if uuid == 0xFEAA {
+                Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            } else {
+                f["service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)])] = .string(Hex.string(payload))
+            }
+        case 0x20, 0x21:
+            let size = type == 0x20 ? 4 : 16
+            guard body.count >= size else {
+                errors.append(.string("offset \(offset): service data shorter than its \(size * 8)-bit UUID"))
+                return
+            }
+            let uuid = size == 4 ? Hex.string(body[0..<4].reversed()) : Hex.uuid(body[0..<16].reversed())
+            f["service_data." + uuid] = .string(Hex.string(body[size...]))
+        case 0xFF:
+            manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors)
+        default:
+            break
+        }
+    }
+
+    private func uuids(_ body: UnsafeRawBufferPointer, size: Int, at offset: Int, into services: inout [Value], errors: inout [Value]) {
+        if body.count % size != 0 {
+            errors.append(.string("offset \(offset + body.count / size * size): truncated \(size * 8)-bit UUID (\(body.count % size) of \(size) bytes)"))
+        }
+        var i = 0
+        while i + size <= body.count {
+            let le = body[i..<(i + size)]
+            services.append(.string(size == 16 ? Hex.uuid(le.reversed()) : Hex.string(le.reversed())))
+            i += size
+        }
+    }
+
+    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout Fields, frames: inout [Value], errors: inout [Value]) {
+        guard let company = body.u16le(0) else {
+            errors.append(.string("offset \(offset): manufacturer data shorter than its company identifier"))
+            return
+        }
+        let payload = UnsafeRawBufferPointer(rebasing: body[2...])
+        f["manufacturer_id"] = .int(Int64(company))
+        f["manufacturer_data"] = .string(Hex.string(payload))
+        if company == 0x004C, payload.u8(0) == 0x02 {
+            IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+        } else if company == 0x0499, payload.u8(0) == 0x05 {
+            RuuviRAWv2.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+        } else if payload.u16be(0) == 0xBEAC {
+            AltBeacon.decode(payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+        } else if let d = custom.first(where: { $0.matches(company: company, payload) }) {
+            d.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+        }
+    }
+}

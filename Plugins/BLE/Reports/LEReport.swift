@@ -1,0 +1,105 @@
+import DAQCore
+
+/// One advertising report, from whichever source: an HCI event, a capture of the link layer.
+/// `data` points into the reader's buffer and is valid only during the callback.
+struct LEReport {
+    var timestamp: Double
+    /// The advertiser's address as sent on air (little-endian).
+    var address: UnsafeRawBufferPointer
+    var addressType: UInt8
+    var eventType: String
+    var rssi: Int8?
+    var txPower: Int8?
+    var data: UnsafeRawBufferPointer
+
+    static let addressTypes = ["public", "random", "public-identity", "random-identity"]
+
+    /// The report's own fields, then the decoded advertising data, `data` last as raw hex.
+    func fields(decoder: AdvertisingDecoder) -> Fields {
+        var f = Fields()
+        f["address"] = .string(Hex.address(address))
+        f["address_type"] = .string(Int(addressType) < Self.addressTypes.count ? Self.addressTypes[Int(addressType)] : "anonymous")
+        f["event_type"] = .string(eventType)
+        f["rssi"] = rssi.map { .int(Int64($0)) } ?? .null
+        if let txPower { f["adv_tx_power"] = .int(Int64(txPower)) }
+        decoder.decode(data, into: &f)
+        f["data"] = .string(Hex.string(data))
+        return f
+    }
+}
+
+/// Advertising reports in HCI LE Meta events: LE Advertising Report (0x02) and LE Extended
+/// Advertising Report (0x0D), several reports per event, each laid out as BlueZ and every
+/// controller send them (one report's fields after another).
+enum HCIEvents {
+    static let legacyTypes = ["ADV_IND", "ADV_DIRECT_IND", "ADV_SCAN_IND", "ADV_NONCONN_IND", "SCAN_RSP"]
+
+    struct Malformed: Error, CustomStringConvertible {
+        var offset: Int
+        var reason: String
+        var description: String { "offset \(offset): \(reason)" }
+    }
+
+    /// Calls `body` for each report of the event `e` (event code first, no H4 type byte).
+    /// Events that are not advertising reports are skipped.
+    /// - Throws: ``Malformed`` naming the byte offset; reports before it were delivered.
+    static func reports(in e: UnsafeRawBufferPointer, timestamp: Double, _ body: (LEReport) -> Void) throws {
+        guard e.count >= 3, e[0] == 0x3E else { return }
+        let declared = Int(e[1])
+        guard declared + 2 <= e.count else { throw Malformed(offset: 1, reason: "event length \(declared) runs past the \(e.count - 2) bytes present") }
+        let sub = e[2]
+        guard sub == 0x02 || sub == 0x0D else { return }
+        guard let n = e.u8(3) else { throw Malformed(offset: 3, reason: "no report count") }
+        var i = 4
+        for r in 0..<Int(n) {
+            if sub == 0x02 {
+                guard let type = e.u8(i), let addrType = e.u8(i + 1), let address = e.slice(i + 2, 6), let length = e.u8(i + 8),
+                    let data = e.slice(i + 9, Int(length)), let rssi = e.i8(i + 9 + Int(length))
+                else { throw Malformed(offset: i, reason: "report \(r + 1) of \(n) is cut short") }
+                let name = Int(type) < legacyTypes.count ? legacyTypes[Int(type)] : "0x" + Hex.string([type])
+                body(LEReport(timestamp: timestamp, address: address, addressType: addrType, eventType: name,
+                              rssi: rssi == 127 ? nil : rssi, txPower: nil, data: data))
+                i += 10 + Int(length)
+            } else {
+                guard let type = e.u16le(i), let addrType = e.u8(i + 2), let address = e.slice(i + 3, 6), let tx = e.i8(i + 12),
+                    let rssi = e.i8(i + 13), let length = e.u8(i + 23), let data = e.slice(i + 24, Int(length))
+                else { throw Malformed(offset: i, reason: "extended report \(r + 1) of \(n) is cut short") }
+                body(LEReport(timestamp: timestamp, address: address, addressType: addrType, eventType: extendedName(type),
+                              rssi: rssi == 127 ? nil : rssi, txPower: tx == 127 ? nil : tx, data: data))
+                i += 24 + Int(length)
+            }
+        }
+    }
+
+    /// Extended report event types: legacy PDUs by their names, others by their properties.
+    static func extendedName(_ t: UInt16) -> String {
+        switch t & 0x1F {
+        case 0x13: return "ADV_IND"
+        case 0x15: return "ADV_DIRECT_IND"
+        case 0x12: return "ADV_SCAN_IND"
+        case 0x10: return "ADV_NONCONN_IND"
+        case 0x1B, 0x1A: return "SCAN_RSP"
+        default:
+            var parts: [String] = []
+            if t & 0x01 != 0 { parts.append("connectable") }
+            if t & 0x02 != 0 { parts.append("scannable") }
+            if t & 0x04 != 0 { parts.append("directed") }
+            if t & 0x08 != 0 { parts.append("scan_response") }
+            if (t >> 5) & 0x03 == 1 { parts.append("incomplete") }
+            return "EXT_ADV" + (parts.isEmpty ? "" : "(" + parts.joined(separator: ",") + ")")
+        }
+    }
+
+    /// Advertising PDUs captured on air (LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR): header, AdvA,
+    /// AdvData. Only PDUs that carry advertising data are reports.
+    static func linkLayer(_ pdu: UnsafeRawBufferPointer, rssi: Int8?, timestamp: Double, _ body: (LEReport) -> Void) throws {
+        // Access address (4), header (2), payload.
+        guard pdu.count >= 6, let header = pdu.u8(4), let length = pdu.u8(5) else { throw Malformed(offset: 0, reason: "link-layer packet shorter than its header") }
+        let names: [UInt8: String] = [0: "ADV_IND", 2: "ADV_NONCONN_IND", 4: "SCAN_RSP", 6: "ADV_SCAN_IND"]
+        guard let name = names[header & 0x0F] else { return }
+        guard length >= 6, let address = pdu.slice(6, 6), let data = pdu.slice(12, Int(length) - 6) else {
+            throw Malformed(offset: 5, reason: "advertising PDU length \(length) runs past the \(pdu.count - 6) bytes present")
+        }
+        body(LEReport(timestamp: timestamp, address: address, addressType: (header >> 6) & 1, eventType: name, rssi: rssi, txPower: nil, data: data))
+    }
+}

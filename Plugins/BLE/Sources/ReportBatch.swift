@@ -1,0 +1,34 @@
+import DAQCore
+
+/// Appends reports to a batch as samples: the report's own time (seconds since 1970) as
+/// timestamp, the run clock counted from the first report.
+struct ReportBatch {
+    let decoder: AdvertisingDecoder
+    private(set) var first: Double?
+
+    init(decoder: AdvertisingDecoder) {
+        self.decoder = decoder
+    }
+
+    /// `uptime` given for live reports (stamped by the run clock); replayed ones count from the first.
+    mutating func append(_ r: LEReport, uptime: Double? = nil, to batch: inout Batch) {
+        if first == nil { first = r.timestamp }
+        let u = uptime ?? max(0, ((r.timestamp - first!) * 1e6).rounded() / 1e6)
+        batch.append(Sample(timestamp: r.timestamp, uptime: u, fields: r.fields(decoder: decoder)))
+    }
+}
+
+/// Configuration keys both BLE sources take.
+struct DecoderSettings {
+    static func decode<K: CodingKey>(_ c: KeyedDecodingContainer<K>, _ key: K) throws -> [ManufacturerDecoder] {
+        try c.decodeIfPresent([ManufacturerDecoder].self, forKey: key) ?? []
+    }
+
+    static func validate(_ decoders: [ManufacturerDecoder]) throws {
+        for (i, d) in decoders.enumerated() { try d.validate(index: i) }
+    }
+
+    static let key = ConfigKey(
+        "decoders", "[{company_id, name, match, fields: [{name, offset, type, scale, unit}]}]",
+        "Manufacturer data of other vendors, decoded without Swift; types u8 i8 u16le … f32be.")
+}
