@@ -47,6 +47,15 @@ let tlm: Fields = ["frames": .array(["eddystone.tlm"]), "eddystone.tlm.battery_m
         #expect(out.last?["partial"] == .bool(true) && out.last?["count"] == .int(1))
     }
 
+    @Test func framesBeforeTheIdentityJoinTheModule() throws {
+        let out = try windows([
+            report(1, "AA:BB:CC:DD:EE:01", rssi: -70, tlm), report(2, "AA:BB:CC:DD:EE:01", rssi: -60, iBeacon),
+        ])
+        let records = out.filter { $0.kind == .data }
+        #expect(records.count == 1)
+        #expect(records.first?["frame_types"] == .array(["eddystone.tlm", "ibeacon"]) && records.first?["frames"] == .int(2))
+    }
+
     @Test func anEmptyWindowStillReportsCountZero() throws {
         let h = try TransformHarness(DiscoveryTransform.self, config: "scan_duration: 5 s", name: "discovery")
         _ = try h.push([report(1, "AA:BB:CC:DD:EE:01", rssi: -60)])

@@ -42,7 +42,7 @@ struct PipelinesTests {
     }
 
     @Test func hardwarePipelinesAreFewAndNamed() throws {
-        #expect(try Self.files.filter(Self.needsHardware) == ["barcode-serial.yaml"])
+        #expect(try Self.files.filter(Self.needsHardware) == ["barcode-serial.yaml", "ble-live.yaml"])
     }
 
     @Test(arguments: files)

@@ -25,10 +25,10 @@ struct PluginDocumentationTests {
 
     @Test func contractTypeNamesAreRegistered() throws {
         let r = try PluginRegistry(BuiltinPlugins.all)
-        let sources = ["generator", "file", "stdin", "motion.replay", "barcode.serial", "barcode.hid", "barcode.replay"]
+        let sources = ["generator", "file", "stdin", "motion.replay", "barcode.serial", "barcode.hid", "barcode.replay", "ble.replay", "ble.scan"]
         let transforms = [
             "filter", "select", "rename", "throttle", "window", "motion.magnitude", "motion.lowpass", "motion.highpass",
-            "motion.resample", "barcode.dedup", "barcode.step",
+            "motion.resample", "barcode.gs1", "barcode.dedup", "barcode.step", "ble.discovery",
         ]
         let sinks = ["console", "file", "null", "logger.json", "logger.jsonl", "logger.csv"]
         for s in sources { #expect(r.lookup(.source, s) != nil, "\(s)") }

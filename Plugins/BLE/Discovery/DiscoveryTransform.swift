@@ -86,6 +86,12 @@ public final class DiscoveryTransform: TransformPlugin {
         guard let id = DiscoveryFields.identity(s, by: settings.identifyBy) else { return nil }
         guard let address = s[DiscoveryFields.address]?.stringValue else { return id }
         if id != address {
+            if aliases[address] == nil, var earlier = modules.removeValue(forKey: address) {
+                // Frames seen before the identity (a TLM first) belong to the same module.
+                earlier.id = id
+                modules[id] = earlier
+                if let i = order.firstIndex(of: address) { order[i] = id }
+            }
             aliases[address] = id
             return id
         }

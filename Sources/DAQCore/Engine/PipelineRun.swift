@@ -260,6 +260,9 @@ public final class PipelineRun: Sendable {
         state.withLock { if uptime > $0.maxUptime { $0.maxUptime = uptime } }
     }
 
+    /// The latest sample time any source has emitted.
+    var emittedWatermark: Double { state.withLock { $0.maxUptime } }
+
     /// The latest sample time emitted, for the stop marker.
     func finalUptime() -> Double {
         let maxUptime = state.withLock { $0.maxUptime }
