@@ -59,7 +59,8 @@ let package = Package(
             dependencies: ["DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode"]),
         .target(name: "DAQTesting", dependencies: ["DAQCore"]),
         .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
-        .executableTarget(name: "daq-bench", dependencies: ["DAQCLI", "DAQCore"], path: "Benchmarks/daq-bench"),
+        .executableTarget(name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE"], path: "Benchmarks/daq-bench"),
+        .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),

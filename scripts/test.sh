@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what the tests need on a fresh Debian machine with
-# the Swift toolchain, builds every product, then runs the whole test suite.
+# the Swift toolchain, builds every product, runs the whole test suite, then fuzzes the BLE
+# parsers for 60 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +21,5 @@ fi
 
 swift build --build-tests
 swift test --skip-build
+# The BLE parsers take bytes from radios and files nobody vetted: a fixed fuzzing run.
+FUZZ_SECONDS=${FUZZ_SECONDS:-60} ./scripts/fuzz-ble.sh

@@ -1,6 +1,8 @@
 // daq-bench: measurements that need the engine from the inside.
 //
 //   swift run -c release daq-bench replay-timing [RECORDING] [SECONDS]
+//   swift run -c release daq-bench ble-decode [CAPTURE] [REPORTS]
+//   swift run -c release daq-bench batch-fill [ROWS]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -53,12 +55,24 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
+/// Peak resident set size of this process, MiB.
+func peakRSSMiB() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "replay-timing":
     let rest = Array(args.dropFirst())
     try replayTiming(recording: rest.first ?? "recordings/walk.csv", seconds: rest.count > 1 ? Double(rest[1]) ?? 20 : 20)
+case "batch-fill":
+    batchFill(rows: args.count > 1 ? Int(args[args.startIndex + 1]) ?? 2_000_000 : 2_000_000)
+case "ble-decode":
+    let rest = Array(args.dropFirst())
+    try bleDecode(capture: rest.first ?? "recordings/beacons.btsnoop", reports: rest.count > 1 ? Int(rest[1]) ?? 2_000_000 : 2_000_000)
 default:
-    print("usage: daq-bench replay-timing [RECORDING] [SECONDS]")
+    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS]")
     exit(64)
 }

@@ -68,7 +68,18 @@ let ruuviAddress: [UInt8] = [0xCB, 0xB8, 0x33, 0x4C, 0x88, 0x4F]
         let (samples, events) = try replay(path)
         #expect(samples.count == 2)
         let warnings = events.compactMap { if case .warning(_, let m) = $0 { m } else { nil } }
-        #expect(warnings.first?.hasPrefix("\(path): byte ") == true && warnings.first?.contains("the last btsnoop record is cut off") == true)
+        #expect(warnings.first?.hasPrefix("\(path): byte ") == true && warnings.first?.contains("the last btsnoop record, of") == true)
+    }
+
+    /// Found by the fuzzer: a length field of 4 GiB made the reader try to allocate it.
+    @Test func aLengthFieldPastTheEndOfTheFileIsNotAllocated() throws {
+        var bytes = CaptureWriter.btsnoop([(1, Self.twoReports), (2, Self.twoReports)])
+        let second = 16 + 24 + Self.twoReports.count + 1
+        bytes.replaceSubrange((second + 4)..<(second + 8), with: CaptureWriter.be32(0xFFFF_FFF0))
+        let path = CaptureWriter.write(bytes, name: "huge.log")
+        let (samples, events) = try replay(path)
+        #expect(samples.count == 2)
+        #expect(events.contains { if case .warning(_, let m) = $0 { m == "\(path): byte \(second): the last btsnoop record, of 4294967280 bytes, is cut off (\(bytes.count - second) bytes)" } else { false } })
     }
 
     @Test func aMalformedEventNamesItsOffsetAndReadingGoesOn() throws {

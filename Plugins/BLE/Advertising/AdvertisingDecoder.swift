@@ -18,7 +18,7 @@ public struct AdvertisingDecoder: Sendable {
     }
 
     /// Appends the decoded fields of `data` to `fields`.
-    public func decode(_ data: UnsafeRawBufferPointer, into fields: inout Fields) {
+    public func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter) {
         var frames: [Value] = []
         var errors: [Value] = []
         var services: [Value] = []
@@ -47,7 +47,7 @@ public struct AdvertisingDecoder: Sendable {
     }
 
     private func structure(
-        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout Fields, frames: inout [Value],
+        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value],
         services: inout [Value], errors: inout [Value]
     ) {
         switch type {
@@ -99,7 +99,7 @@ public struct AdvertisingDecoder: Sendable {
         }
     }
 
-    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout Fields, frames: inout [Value], errors: inout [Value]) {
+    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
         guard let company = body.u16le(0) else {
             errors.append(.string("offset \(offset): manufacturer data shorter than its company identifier"))
             return

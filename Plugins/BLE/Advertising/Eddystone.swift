@@ -5,7 +5,7 @@ enum Eddystone {
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
 
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout Fields, frames: inout [Value], errors: inout [Value]) {
+    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
         guard let type = p.u8(0) else {
             errors.append(.string("offset \(offset): Eddystone frame without a frame type"))
             return

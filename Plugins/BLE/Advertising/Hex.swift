@@ -1,7 +1,11 @@
 /// Hex text by table lookup: reports carry addresses, UUIDs and raw payloads, and decoding a
 /// million reports a second leaves no room for formatting through `String(format:)`.
 enum Hex {
-    static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// The upper-case hex digit of a nibble; arithmetic, not a table, so no global is touched.
+    @inline(__always)
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble
+    }
 
     /// `bytes` as upper-case hex, `separator` between bytes when given.
     static func string<C: Collection>(_ bytes: C, separator: UInt8? = nil) -> String where C.Element == UInt8 {
@@ -15,8 +19,8 @@ enum Hex {
                     out[i] = separator
                     i += 1
                 }
-                out[i] = digits[Int(b >> 4)]
-                out[i + 1] = digits[Int(b & 0x0F)]
+                out[i] = digit(b >> 4)
+                out[i + 1] = digit(b & 0x0F)
                 i += 2
             }
             return i
@@ -25,9 +29,20 @@ enum Hex {
 
     /// A 128-bit UUID in canonical form from 16 bytes in big-endian order.
     static func uuid<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        let b = Array(bytes)
-        guard b.count == 16 else { return string(b) }
-        return string(b[0..<4]) + "-" + string(b[4..<6]) + "-" + string(b[6..<8]) + "-" + string(b[8..<10]) + "-" + string(b[10..<16])
+        guard bytes.count == 16 else { return string(bytes) }
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var i = 0
+            for (k, b) in bytes.enumerated() {
+                if k == 4 || k == 6 || k == 8 || k == 10 {
+                    out[i] = UInt8(ascii: "-")
+                    i += 1
+                }
+                out[i] = digit(b >> 4)
+                out[i + 1] = digit(b & 0x0F)
+                i += 2
+            }
+            return i
+        }
     }
 
     /// A device address, most significant byte first, from its 6 little-endian bytes on air.

@@ -34,13 +34,33 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
         public var unit: String?
     }
 
-    public var companyID: Int
-    public var name: String
-    public var match: String?
-    public var fields: [Field]
+    public let companyID: Int
+    public let name: String
+    public let match: String?
+    public let fields: [Field]
+    /// `match` as bytes and each field's `name.field` key, made once: decoding must not
+    /// build them again for every report.
+    private let prefix: [UInt8]
+    private let keys: [String]
 
     enum CodingKeys: String, CodingKey {
         case companyID = "company_id", name, match, fields
+    }
+
+    public init(companyID: Int, name: String, match: String?, fields: [Field]) {
+        self.companyID = companyID
+        self.name = name
+        self.match = match
+        self.fields = fields
+        prefix = match.flatMap(Hex.bytes) ?? []
+        keys = fields.map { name + "." + $0.name }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            companyID: c.decode(Int.self, forKey: .companyID), name: c.decode(String.self, forKey: .name),
+            match: c.decodeIfPresent(String.self, forKey: .match), fields: c.decode([Field].self, forKey: .fields))
     }
 
     /// The checks the types cannot make, as ``ConfigIssue``s under `decoders[i]`.
@@ -54,25 +74,24 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
         }
     }
 
-    private var prefix: [UInt8] { match.flatMap(Hex.bytes) ?? [] }
-
     func matches(company: UInt16, _ payload: UnsafeRawBufferPointer) -> Bool {
         guard Int(company) == companyID else { return false }
-        let p = prefix
-        return payload.count >= p.count && zip(payload, p).allSatisfy { $0 == $1 }
+        return payload.count >= prefix.count && zip(payload, prefix).allSatisfy { $0 == $1 }
     }
 
-    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout Fields, frames: inout [Value], errors: inout [Value]) {
+    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
         frames.append(.string(name))
-        for field in fields {
+        for (field, key) in zip(fields, keys) {
             guard let v = Self.read(field.type, p, field.offset) else {
                 errors.append(.string("offset \(offset + field.offset): \(name).\(field.name) (\(field.type.rawValue)) runs past the end of \(p.count) bytes"))
                 continue
             }
-            if let scale = field.scale { f[name + "." + field.name] = .double(v * scale) } else if field.type.rawValue.hasPrefix("f") {
-                f[name + "." + field.name] = .double(v)
+            if let scale = field.scale {
+                f[key] = .double(v * scale)
+            } else if field.type == .f32le || field.type == .f32be {
+                f[key] = .double(v)
             } else {
-                f[name + "." + field.name] = .int(Int64(v))
+                f[key] = .int(Int64(v))
             }
         }
     }

@@ -96,7 +96,7 @@ final class CaptureReader {
             let hi = Int64(p.u32be(16)!), lo = Int64(p.u32be(20)!)
             return (Int(p.u32be(4)!), p.u32be(8)!, hi << 32 | lo)
         }
-        guard try reader.ensure(24 + included) else { return truncated("btsnoop record") }
+        guard try reader.ensure(24 + included) else { return truncated("btsnoop record, of \(included) bytes,") }
         records += 1
         let timestamp = Double(micros - Self.btsnoopEpoch) / 1e6
         let at = reader.offset + 24
@@ -120,7 +120,7 @@ final class CaptureReader {
         let (sec, frac, included) = reader.peek(16) { p in
             big ? (p.u32be(0)!, p.u32be(4)!, Int(p.u32be(8)!)) : (p.u32le(0)!, p.u32le(4)!, Int(p.u32le(8)!))
         }
-        guard try reader.ensure(16 + included) else { return truncated("pcap record") }
+        guard try reader.ensure(16 + included) else { return truncated("pcap record, of \(included) bytes,") }
         records += 1
         let timestamp = Double(sec) + Double(frac) / (nanos ? 1e9 : 1e6)
         let at = reader.offset + 16
@@ -166,7 +166,7 @@ final class CaptureReader {
         guard length >= 12, length % 4 == 0 else {
             throw CaptureError(path: reader.path, offset: reader.offset + 4, reason: "pcapng block length \(length) is not a multiple of 4 of at least 12")
         }
-        guard try reader.ensure(length) else { return truncated("pcapng block") }
+        guard try reader.ensure(length) else { return truncated("pcapng block, of \(length) bytes,") }
         let at = reader.offset
         let be = bigEndianBlocks
         func u32(_ p: UnsafeRawBufferPointer, _ i: Int) -> UInt32? { be ? p.u32be(i) : p.u32le(i) }

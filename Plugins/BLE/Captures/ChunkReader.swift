@@ -16,6 +16,10 @@ final class ChunkReader {
     private var eof = false
     /// File offset of `buffer[start]`, for messages.
     private(set) var offset = 0
+    /// Size of a regular file; a length field claiming more than is left is not believed.
+    private var fileSize: Int?
+    /// No record of a Bluetooth capture comes near this; a larger length is damage.
+    static let recordLimit = 16 << 20
 
     init(path: String, capacity: Int = 1 << 20) throws {
         self.path = path
@@ -26,6 +30,7 @@ final class ChunkReader {
             close(fd)
             throw CaptureError(path: path, offset: nil, reason: "is a directory")
         }
+        if (st.st_mode & S_IFMT) == S_IFREG { fileSize = Int(st.st_size) }
         buffer = [UInt8](repeating: 0, count: capacity)
     }
 
@@ -35,7 +40,11 @@ final class ChunkReader {
     func ensure(_ n: Int) throws -> Bool {
         if end - start >= n { return true }
         if n > buffer.count {
-            // A record larger than the buffer (a corrupt length): grow only as far as asked.
+            // A damaged length field must not make the reader allocate what it claims.
+            if let fileSize, offset + n > fileSize { return false }
+            guard n <= Self.recordLimit else {
+                throw CaptureError(path: path, offset: offset, reason: "a record of \(n) bytes: the capture is damaged here")
+            }
             buffer += [UInt8](repeating: 0, count: n - buffer.count)
         }
         if start > 0 {

@@ -12,19 +12,33 @@ struct LEReport {
     var txPower: Int8?
     var data: UnsafeRawBufferPointer
 
-    static let addressTypes = ["public", "random", "public-identity", "random-identity"]
+    /// A switch rather than a table: a global array costs a lazy-init check per report.
+    static func addressTypeName(_ t: UInt8) -> String {
+        switch t {
+        case 0: return "public"
+        case 1: return "random"
+        case 2: return "public-identity"
+        case 3: return "random-identity"
+        default: return "anonymous"
+        }
+    }
 
     /// The report's own fields, then the decoded advertising data, `data` last as raw hex.
     func fields(decoder: AdvertisingDecoder) -> Fields {
         var f = Fields()
+        write(into: &f, decoder: decoder)
+        return f
+    }
+
+    /// Writes the report's fields; a batch row is filled in place, with no `Fields` between.
+    func write(into f: inout some FieldWriter, decoder: AdvertisingDecoder) {
         f["address"] = .string(Hex.address(address))
-        f["address_type"] = .string(Int(addressType) < Self.addressTypes.count ? Self.addressTypes[Int(addressType)] : "anonymous")
+        f["address_type"] = .string(Self.addressTypeName(addressType))
         f["event_type"] = .string(eventType)
         f["rssi"] = rssi.map { .int(Int64($0)) } ?? .null
         if let txPower { f["adv_tx_power"] = .int(Int64(txPower)) }
         decoder.decode(data, into: &f)
         f["data"] = .string(Hex.string(data))
-        return f
     }
 }
 
@@ -32,7 +46,16 @@ struct LEReport {
 /// Advertising Report (0x0D), several reports per event, each laid out as BlueZ and every
 /// controller send them (one report's fields after another).
 enum HCIEvents {
-    static let legacyTypes = ["ADV_IND", "ADV_DIRECT_IND", "ADV_SCAN_IND", "ADV_NONCONN_IND", "SCAN_RSP"]
+    static func legacyName(_ t: UInt8) -> String {
+        switch t {
+        case 0: return "ADV_IND"
+        case 1: return "ADV_DIRECT_IND"
+        case 2: return "ADV_SCAN_IND"
+        case 3: return "ADV_NONCONN_IND"
+        case 4: return "SCAN_RSP"
+        default: return "0x" + Hex.string([t])
+        }
+    }
 
     struct Malformed: Error, CustomStringConvertible {
         var offset: Int
@@ -56,7 +79,7 @@ enum HCIEvents {
                 guard let type = e.u8(i), let addrType = e.u8(i + 1), let address = e.slice(i + 2, 6), let length = e.u8(i + 8),
                     let data = e.slice(i + 9, Int(length)), let rssi = e.i8(i + 9 + Int(length))
                 else { throw Malformed(offset: i, reason: "report \(r + 1) of \(n) is cut short") }
-                let name = Int(type) < legacyTypes.count ? legacyTypes[Int(type)] : "0x" + Hex.string([type])
+                let name = legacyName(type)
                 body(LEReport(timestamp: timestamp, address: address, addressType: addrType, eventType: name,
                               rssi: rssi == 127 ? nil : rssi, txPower: nil, data: data))
                 i += 10 + Int(length)

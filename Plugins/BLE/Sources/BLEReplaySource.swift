@@ -42,7 +42,9 @@ public final class BLEReplaySource: SourcePlugin {
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         guard let reader else { return .finished }
-        let more = try reader.read(limit: limit) { reports.append($0, to: &batch) }
+        // Reports read before a failure still go out.
+        defer { reports.flush(into: &batch) }
+        let more = try reader.read(limit: limit) { reports.append($0) }
         // Damaged records are reported by byte offset; reading goes on past them.
         while reported < reader.malformed.count {
             if reported < 20 { context.warn("\(path): \(reader.malformed[reported])") }

@@ -101,12 +101,14 @@ public final class BLEScanSource: SourcePlugin {
         guard let controller else { return .finished }
         let now = context.clock.now()
         let wall = context.startDate + now
+        // Reports read before a failure still go out.
+        defer { reports.flush(into: &batch) }
         try controller.readEvents { packet in
             guard packet.first == 0x04 else { return }
             packet.withUnsafeBytes { raw in
                 do {
                     try HCIEvents.reports(in: UnsafeRawBufferPointer(rebasing: raw[1...]), timestamp: wall) { r in
-                        reports.append(r, uptime: now, to: &batch)
+                        reports.append(r, uptime: now)
                     }
                 } catch {
                     malformed += 1
@@ -114,7 +116,7 @@ public final class BLEScanSource: SourcePlugin {
                 }
             }
         }
-        return batch.isEmpty ? .idle : .more
+        return batch.isEmpty && reports.pending == 0 ? .idle : .more
     }
 
     public func stop(context: StageContext) {

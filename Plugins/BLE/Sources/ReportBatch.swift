@@ -1,20 +1,30 @@
 import DAQCore
 
 /// Appends reports to a batch as samples: the report's own time (seconds since 1970) as
-/// timestamp, the run clock counted from the first report.
+/// timestamp, the run clock counted from the first report. Rows are filled in place through a
+/// ``BatchBuilder``; ``flush(into:)`` hands them over.
 struct ReportBatch {
     let decoder: AdvertisingDecoder
     private(set) var first: Double?
+    private var rows = BatchBuilder()
 
     init(decoder: AdvertisingDecoder) {
         self.decoder = decoder
     }
 
     /// `uptime` given for live reports (stamped by the run clock); replayed ones count from the first.
-    mutating func append(_ r: LEReport, uptime: Double? = nil, to batch: inout Batch) {
+    mutating func append(_ r: LEReport, uptime: Double? = nil) {
         if first == nil { first = r.timestamp }
         let u = uptime ?? max(0, ((r.timestamp - first!) * 1e6).rounded() / 1e6)
-        batch.append(Sample(timestamp: r.timestamp, uptime: u, fields: r.fields(decoder: decoder)))
+        rows.appendRow(uptime: u, timestamp: r.timestamp) { row in r.write(into: &row, decoder: decoder) }
+    }
+
+    /// Reports appended and not yet flushed.
+    var pending: Int { rows.count }
+
+    /// Moves the reports appended so far to the end of `batch`.
+    mutating func flush(into batch: inout Batch) {
+        if rows.count > 0 { batch.append(contentsOf: rows.finish()) }
     }
 }
 

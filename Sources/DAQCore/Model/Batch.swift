@@ -17,7 +17,10 @@ public struct Batch: Sendable {
     /// Kinds, one per sample.
     public private(set) var kinds: [SampleKind]
     /// The fields, one column each.
-    public private(set) var columns: [Column]
+    public internal(set) var columns: [Column]
+    /// Where ``ensureColumn(_:)`` looks first: sources add fields in the same order sample
+    /// after sample, so the column after the last one found is nearly always the next one.
+    private var columnHint = 0
 
     /// Creates an empty batch, reserving room for `capacity` samples.
     public init(stream: String = "", capacity: Int = 0) {
@@ -104,9 +107,20 @@ public struct Batch: Sendable {
     /// The index of column `name`, adding it when missing. Call it after ``appendRow(uptime:timestamp:stepPath:kind:)``:
     /// a new column is null for every sample before the one being filled.
     public mutating func ensureColumn(_ name: String) -> Int {
-        if let i = columnIndex(name) { return i }
+        let n = columns.count
+        let length = name.utf8.count
+        var i = columnHint < n ? columnHint : 0
+        for _ in 0..<n {
+            // Lengths first: most names differ in length, and comparing them costs nothing.
+            if columns[i].name.utf8.count == length && columns[i].name == name {
+                columnHint = i + 1
+                return i
+            }
+            i = i + 1 == n ? 0 : i + 1
+        }
         columns.append(Column(name: name, nulls: Swift.max(count - 1, 0)))
-        return columns.count - 1
+        columnHint = n + 1
+        return n
     }
 
     /// Appends `value` to column `index`.
@@ -202,6 +216,12 @@ public struct Batch: Sendable {
 
     /// Appends every sample of `other`, aligning columns by name.
     public mutating func append(contentsOf other: Batch) {
+        if isEmpty && columns.isEmpty {
+            let name = stream
+            self = other
+            stream = name
+            return
+        }
         let before = count
         uptimes.append(contentsOf: other.uptimes)
         timestamps.append(contentsOf: other.timestamps)

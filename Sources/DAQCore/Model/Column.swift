@@ -84,17 +84,26 @@ public struct Column: Sendable {
     }
 
     /// Appends one value, keeping unboxed storage while the types allow it.
+    ///
+    /// Switches on `storage` alone and empties it before appending: matching a tuple of
+    /// storage and value kept a second reference alive, so every append copied the column.
     public mutating func append(_ value: Value) {
-        switch (storage, value) {
-        case (.doubles(var a), .double(let d)):
-            storage = .values([])  // release the reference so `a` is uniquely owned
-            a.append(d)
-            storage = .doubles(a)
-        case (.ints(var a), .int(let i)):
-            storage = .values([])
-            a.append(i)
-            storage = .ints(a)
-        case (.values(var a), _):
+        switch storage {
+        case .doubles(var a):
+            if case .double(let d) = value {
+                storage = .values([])
+                a.append(d)
+                storage = .doubles(a)
+                return
+            }
+        case .ints(var a):
+            if case .int(let i) = value {
+                storage = .values([])
+                a.append(i)
+                storage = .ints(a)
+                return
+            }
+        case .values(var a):
             if a.isEmpty, case .double(let d) = value {
                 storage = .doubles([d])
                 return
@@ -106,11 +115,12 @@ public struct Column: Sendable {
             storage = .values([])
             a.append(value)
             storage = .values(a)
-        default:
-            var boxed = boxedValues
-            boxed.append(value)
-            storage = .values(boxed)
+            return
         }
+        var boxed = boxedValues
+        storage = .values([])
+        boxed.append(value)
+        storage = .values(boxed)
     }
 
     /// Appends a double without boxing when the column holds doubles.
@@ -124,23 +134,50 @@ public struct Column: Sendable {
         }
     }
 
+    /// Sets the value of sample `row` while a ``BatchBuilder`` fills it: replaces it when the
+    /// row has one already, else pads the rows before it with nulls and appends.
+    mutating func put(_ value: Value, row: Int) {
+        let n = count
+        if n == row + 1 {
+            set(value, at: row)
+            return
+        }
+        if n < row {
+            if case .values(var a) = storage {
+                storage = .values([])
+                a.append(contentsOf: repeatElement(.null, count: row - n))
+                storage = .values(a)
+            } else {
+                for _ in n..<row { append(.null) }
+            }
+        }
+        append(value)
+    }
+
     /// Replaces the value of sample `index`.
     public mutating func set(_ value: Value, at index: Int) {
-        switch (storage, value) {
-        case (.doubles(var a), .double(let d)):
-            storage = .values([])
-            a[index] = d
-            storage = .doubles(a)
-        case (.ints(var a), .int(let i)):
-            storage = .values([])
-            a[index] = i
-            storage = .ints(a)
-        default:
-            var boxed = boxedValues
-            storage = .values([])
-            boxed[index] = value
-            storage = .values(boxed)
+        switch storage {
+        case .doubles(var a):
+            if case .double(let d) = value {
+                storage = .values([])
+                a[index] = d
+                storage = .doubles(a)
+                return
+            }
+        case .ints(var a):
+            if case .int(let i) = value {
+                storage = .values([])
+                a[index] = i
+                storage = .ints(a)
+                return
+            }
+        case .values:
+            break
         }
+        var boxed = boxedValues
+        storage = .values([])
+        boxed[index] = value
+        storage = .values(boxed)
     }
 
     /// Every value boxed, in order.

@@ -1,0 +1,12 @@
+/// Something fields are written into by name: a ``Fields`` being built, or a row of a
+/// ``Batch`` being filled in place.
+///
+/// A source that decodes many fields per sample (a BLE report) writes through this so the
+/// same decoder can fill a batch row directly, without building a `Fields` per sample only to
+/// take it apart again.
+public protocol FieldWriter {
+    /// The value written for `key` so far, `nil` when none. Setting replaces an earlier value.
+    subscript(key: String) -> Value? { get set }
+}
+
+extension Fields: FieldWriter {}
