@@ -67,7 +67,8 @@ let package = Package(
         .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
-        .testTarget(name: "DAQInfoManagerTests", dependencies: ["DAQInfoManager", "DAQTesting"]),
+        .testTarget(
+            name: "DAQInfoManagerTests", dependencies: ["DAQInfoManager", "DAQTesting", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),

@@ -62,7 +62,7 @@ struct ConfigFileTests {
             return try Self.single(path)
         }
         #expect(d.line == nil)
-        #expect(d.message == "file is 5.0 MB; a pipeline file is at most 4.0 MB (is this a recording?)")
+        #expect(d.message == "file is 5.0 MB; a pipeline YAML file is at most 4.0 MB (is this a recording?)")
     }
 
     @Test func fileOfExactlyFourMegabytesIsRead() throws {

@@ -13,7 +13,7 @@ extension Node {
     }
 
     /// What the node is, as messages name it.
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .scalar(let s): return s.string.isEmpty || s.string == "~" || s.string == "null" ? "null" : "a scalar"
         case .mapping: return "a mapping"
@@ -23,7 +23,7 @@ extension Node {
     }
 
     /// Whether the node is an empty or null scalar.
-    var isNullScalar: Bool {
+    public var isNullScalar: Bool {
         guard case .scalar(let s) = self else { return false }
         return s.style == .plain && ["", "~", "null", "Null", "NULL"].contains(s.string)
     }

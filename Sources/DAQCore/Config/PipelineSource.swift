@@ -8,25 +8,25 @@ enum PipelineSource {
     /// The file's text.
     /// - Throws: ``ConfigError`` with one diagnostic for a missing, unreadable, oversized,
     ///   binary or non-UTF-8 file, or a directory.
-    static func read(_ path: String) throws(ConfigError) -> String {
+    static func read(_ path: String, limit: Int = maxBytes, kind: String = "a pipeline YAML file") throws(ConfigError) -> String {
         func fail(_ message: String) -> ConfigError { ConfigError([Diagnostic(file: path, message: message)]) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw fail("no such file")
         }
-        if isDirectory.boolValue { throw fail("is a directory; expected a pipeline YAML file") }
+        if isDirectory.boolValue { throw fail("is a directory; expected \(kind)") }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw fail("cannot open for reading (permission denied?)") }
         defer { try? handle.close() }
         let data: Data
         do {
-            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+            data = try handle.read(upToCount: limit + 1) ?? Data()
         } catch {
             throw fail("cannot read: \(error.localizedDescription)")
         }
-        if data.count > maxBytes {
+        if data.count > limit {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
-            throw fail(
-                "file is \(formatMB(size)); a pipeline file is at most \(formatMB(maxBytes)) (is this a recording?)")
+            let hint = limit == maxBytes ? " (is this a recording?)" : ""
+            throw fail("file is \(formatMB(size)); \(kind) is at most \(formatMB(limit))\(hint)")
         }
         return try decode(data, path: path)
     }

@@ -1,0 +1,25 @@
+import Yams
+
+/// Reads a YAML (or JSON) data file other than a pipeline — a resolver's elements, a test
+/// file — with the same care as pipelines: a missing, binary, huge or malformed file is one
+/// compiler-style diagnostic, and the composed nodes keep their line and column.
+public enum YAMLFile {
+    /// The document of the file at `path`, at most `limit` bytes; `kind` names what the
+    /// file should be in messages ("an elements file").
+    /// - Throws: ``ConfigError`` naming the file, line and column of the problem.
+    public static func compose(path: String, limit: Int = 64 << 20, kind: String) throws(ConfigError) -> Node {
+        try compose(text: PipelineSource.read(path, limit: limit, kind: kind), file: path)
+    }
+
+    /// The document in `text`; `file` names it in diagnostics.
+    public static func compose(text: String, file: String) throws(ConfigError) -> Node {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch {
+            throw ConfigError(YAMLErrorDiagnostics.diagnostics(for: error, file: file, text: text))
+        }
+        guard let node else { throw ConfigError([Diagnostic(file: file, message: "empty file")]) }
+        return node
+    }
+}
