@@ -9,32 +9,29 @@ enum Hex {
 
     /// `bytes` as upper-case hex, `separator` between bytes when given.
     static func string<C: Collection>(_ bytes: C, separator: UInt8? = nil) -> String where C.Element == UInt8 {
-        let n = bytes.count
-        guard n > 0 else { return "" }
-        let length = n * 2 + (separator == nil ? 0 : n - 1)
-        return String(unsafeUninitializedCapacity: length) { out in
-            var i = 0
-            for b in bytes {
-                if i > 0, let separator {
-                    out[i] = separator
-                    i += 1
-                }
-                out[i] = digit(b >> 4)
-                out[i + 1] = digit(b & 0x0F)
-                i += 2
-            }
-            return i
-        }
+        guard let separator else { return format(bytes, separator: 0, separators: 0) { _ in false } }
+        return format(bytes, separator: separator, separators: max(0, bytes.count - 1)) { $0 > 0 }
     }
 
     /// A 128-bit UUID in canonical form from 16 bytes in big-endian order.
     static func uuid<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         guard bytes.count == 16 else { return string(bytes) }
-        return String(unsafeUninitializedCapacity: 36) { out in
+        return format(bytes, separator: UInt8(ascii: "-"), separators: 4) { $0 == 4 || $0 == 6 || $0 == 8 || $0 == 10 }
+    }
+
+    /// Hex of `bytes`, with `separator` before each byte index for which `before` holds
+    /// (`separators` of them in all).
+    @inline(__always)
+    private static func format<C: Collection>(
+        _ bytes: C, separator: UInt8, separators: Int, before: (Int) -> Bool
+    ) -> String where C.Element == UInt8 {
+        let n = bytes.count
+        guard n > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: n * 2 + separators) { out in
             var i = 0
             for (k, b) in bytes.enumerated() {
-                if k == 4 || k == 6 || k == 8 || k == 10 {
-                    out[i] = UInt8(ascii: "-")
+                if before(k) {
+                    out[i] = separator
                     i += 1
                 }
                 out[i] = digit(b >> 4)

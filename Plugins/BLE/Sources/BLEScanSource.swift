@@ -101,8 +101,17 @@ public final class BLEScanSource: SourcePlugin {
         guard let controller else { return .finished }
         let now = context.clock.now()
         let wall = context.startDate + now
-        // Reports read before a failure still go out.
-        defer { reports.flush(into: &batch) }
+        do {
+            try readEvents(controller, now: now, wall: wall, context: context)
+        } catch {
+            reports.flush(into: &batch)  // reports read before the failure still go out
+            throw error
+        }
+        reports.flush(into: &batch)
+        return batch.isEmpty ? .idle : .more
+    }
+
+    private func readEvents(_ controller: HCIController, now: Double, wall: Double, context: StageContext) throws {
         try controller.readEvents { packet in
             guard packet.first == 0x04 else { return }
             packet.withUnsafeBytes { raw in
@@ -116,7 +125,6 @@ public final class BLEScanSource: SourcePlugin {
                 }
             }
         }
-        return batch.isEmpty && reports.pending == 0 ? .idle : .more
     }
 
     public func stop(context: StageContext) {

@@ -19,9 +19,6 @@ struct ReportBatch {
         rows.appendRow(uptime: u, timestamp: r.timestamp) { row in r.write(into: &row, decoder: decoder) }
     }
 
-    /// Reports appended and not yet flushed.
-    var pending: Int { rows.count }
-
     /// Moves the reports appended so far to the end of `batch`.
     mutating func flush(into batch: inout Batch) {
         if rows.count > 0 { batch.append(contentsOf: rows.finish()) }

@@ -31,6 +31,14 @@ struct SessionSettings: Sendable {
         }
     }
 
+    /// The settings with the control FIFO's path resolved against the pipeline file's
+    /// directory; `-` (standard input) stays as it is.
+    func resolved(in context: PluginContext) -> SessionSettings {
+        var copy = self
+        copy.control = control.map { $0 == "-" ? $0 : context.resolve($0) }
+        return copy
+    }
+
     /// The timeout in force: triggered sessions wait 5 s unless told; continuous ones only
     /// when a timeout is set (a code whose terminator never comes).
     var effectiveTimeout: Double? { timeout?.value ?? (mode == .triggered ? 5 : nil) }

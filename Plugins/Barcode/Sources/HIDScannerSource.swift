@@ -37,16 +37,14 @@ public final class HIDScannerSource: SourcePlugin, LiveScannerPlugin {
         .required("device", "path", "The evdev node; /dev/input/by-id/…-event-kbd stays the same across reboots."),
         ConfigKey("layout", KeyboardLayout.choices, default: "us", "The keyboard layout the scanner is set to type in."),
         ConfigKey("grab", "bool", default: "true", "Take the device exclusively so codes do not also reach the console."),
-        ConfigKey("reopen_interval", "seconds", default: "1 s", "How often a lost device is looked for."),
+        LiveScanner.reopenIntervalKey,
     ] + SessionSettings.keys
 
     let scanner: LiveScanner
 
     public init(configuration: Configuration, context: PluginContext) throws {
-        var session = configuration.session
-        session.control = session.control.map(context.resolve)
         scanner = LiveScanner(
             device: HIDDevice(path: context.resolve(configuration.device), layout: configuration.layout, grab: configuration.grab),
-            settings: session, terminator: .lf, reopenInterval: configuration.reopenInterval.value)
+            settings: configuration.session.resolved(in: context), terminator: .lf, reopenInterval: configuration.reopenInterval.value)
     }
 }

@@ -59,6 +59,9 @@ final class LiveScanner {
     private var chunk = [UInt8](repeating: 0, count: 4096)
     private var decoded: [UInt8] = []
 
+    /// The key both device sources take for `reopenInterval`.
+    static let reopenIntervalKey = ConfigKey("reopen_interval", "seconds", default: "1 s", "How often a lost device is looked for.")
+
     init(device: any ScannerDevice, settings: SessionSettings, terminator: Terminator, reopenInterval: Double) {
         self.device = device
         self.settings = settings

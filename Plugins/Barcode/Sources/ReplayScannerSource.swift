@@ -63,7 +63,7 @@ public final class ReplayScannerSource: SourcePlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         var configuration = configuration
-        configuration.session.control = configuration.session.control.map { $0 == "-" ? $0 : context.resolve($0) }
+        configuration.session = configuration.session.resolved(in: context)
         config = configuration
         path = context.resolve(configuration.path)
         sessions = ScanSessions(mode: configuration.session.mode, timeout: configuration.session.effectiveTimeout)

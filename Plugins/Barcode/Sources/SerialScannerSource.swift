@@ -44,16 +44,14 @@ public final class SerialScannerSource: SourcePlugin, LiveScannerPlugin {
         ConfigKey("parity", SerialSettings.Parity.choices, default: "none", "Parity bit."),
         ConfigKey("stop_bits", "int", default: "1", "1 or 2."),
         ConfigKey("terminator", "any | cr | lf | crlf | byte", default: "any", "What ends a code; a byte as 3 or \"0x03\"."),
-        ConfigKey("reopen_interval", "seconds", default: "1 s", "How often a lost device is looked for."),
+        LiveScanner.reopenIntervalKey,
     ] + SessionSettings.keys
 
     let scanner: LiveScanner
 
     public init(configuration: Configuration, context: PluginContext) throws {
-        var session = configuration.session
-        session.control = session.control.map(context.resolve)
         scanner = LiveScanner(
             device: SerialDevice(path: context.resolve(configuration.device), settings: configuration.serial),
-            settings: session, terminator: configuration.terminator, reopenInterval: configuration.reopenInterval.value)
+            settings: configuration.session.resolved(in: context), terminator: configuration.terminator, reopenInterval: configuration.reopenInterval.value)
     }
 }

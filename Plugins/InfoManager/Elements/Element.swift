@@ -20,7 +20,7 @@ public struct ElementContent: Sendable, Equatable {
 
 /// One element of an Info Manager service: an id and its content per language, the languages
 /// in the order the elements file gives them (the first is the element's default).
-public struct Element: Sendable, Equatable {
+public struct Element: Sendable {
     public var id: String
     public var inputType: InputType
     public var content: [(language: String, content: ElementContent)]
@@ -32,11 +32,6 @@ public struct Element: Sendable, Equatable {
         self.inputType = inputType
         self.content = content
         self.updated = updated
-    }
-
-    public static func == (a: Element, b: Element) -> Bool {
-        a.id == b.id && a.inputType == b.inputType && a.updated == b.updated
-            && a.content.map(\.language) == b.content.map(\.language) && a.content.map(\.content) == b.content.map(\.content)
     }
 }
 

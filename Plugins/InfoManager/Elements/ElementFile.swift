@@ -49,7 +49,7 @@ public struct ElementFile: Sendable {
         for (key, value) in top {
             switch key.string ?? "" {
             case "elements": readElements(value, &problems)
-            case "news": news = problems.languageMap(value, "news") { $0.string }
+            case "news": news = problems.languageMap(value, "news", expected: "text") { $0.string }
             default: problems.add(key, key.string ?? "", "unknown key; expected 'elements' or 'news'")
             }
         }

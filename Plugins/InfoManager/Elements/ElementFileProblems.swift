@@ -27,8 +27,8 @@ struct ElementFileProblems {
         return s.string
     }
 
-    /// A mapping of language tag → value, in file order.
-    mutating func languageMap<T>(_ node: Node, _ path: String, _ value: (Node) -> T?) -> [(language: String, text: T)] {
+    /// A mapping of language tag → value, in file order; `expected` names the value in messages.
+    mutating func languageMap<T>(_ node: Node, _ path: String, expected: String, _ value: (Node) -> T?) -> [(language: String, text: T)] {
         guard let map = node.mapping else {
             add(node, path, "expected a mapping of language tags (en, de, en-GB) to values, found \(node.kindName)")
             return []
@@ -41,7 +41,7 @@ struct ElementFileProblems {
                 continue
             }
             guard let parsed = value(v) else {
-                add(v, path + "." + tag, "expected \(T.self == Node.self ? "a mapping" : "text"), found \(v.kindName)")
+                add(v, path + "." + tag, "expected \(expected), found \(v.kindName)")
                 continue
             }
             out.append((tag, parsed))
@@ -78,7 +78,7 @@ struct ElementFileProblems {
             add(node, path, "missing 'content' (a mapping of language tags to name, description, url, image_url)")
             return nil
         }
-        let nodes = languageMap(contentNode, path + ".content") { $0.mapping == nil ? nil : $0 }
+        let nodes = languageMap(contentNode, path + ".content", expected: "a mapping") { $0.mapping == nil ? nil : $0 }
         if nodes.isEmpty, contentNode.mapping?.isEmpty == true { add(contentNode, path + ".content", "no language given") }
         let content = nodes.map { ($0.language, self.content($0.text, path + ".content." + $0.language)) }
         guard let id else { return nil }

@@ -41,10 +41,10 @@ final class ResolveCache {
     var count: Int { entries.count }
 
     func lookup(_ id: String, now: Double) -> Lookup? {
-        guard var entry = entries[id] else { return nil }
+        guard let i = entries.index(forKey: id) else { return nil }
         tick &+= 1
-        entry.used = tick
-        entries[id] = entry
+        entries.values[i].used = tick  // in place: one hash per hit
+        let entry = entries.values[i]
         return now - entry.stored <= ttl ? .fresh(entry) : .stale(entry)
     }
 
