@@ -1,14 +1,16 @@
 import DAQBarcode
 import DAQBLE
 import DAQCore
+import DAQInfoManager
 import DAQMotion
 import DAQSampleLogger
 import DAQStandard
 
 /// Every plugin family shipped with `daq`.
 public enum BuiltinPlugins {
-    /// Standard, Motion, SampleLogger, BLE and Barcode plugins.
+    /// Standard, Motion, SampleLogger, BLE, Barcode and Info Manager plugins.
     public static var all: [PluginDescriptor] {
         StandardPlugins.all + MotionPlugins.all + SampleLoggerPlugins.all + BLEPlugins.all + BarcodePlugins.all
+            + InfoManagerPlugins.all
     }
 }

@@ -26,7 +26,7 @@ public struct DAQCommand: ParsableCommand {
               130 cancelled by a second SIGINT/SIGTERM
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Validate.self, Plugins.self, Batch.self, Inspect.self, Repair.self]
+        subcommands: [Run.self, Validate.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolver.self]
     )
 
     public init() {}

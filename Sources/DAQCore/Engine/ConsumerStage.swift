@@ -23,12 +23,17 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
         if pipeline?.isCancelled == true || lifecycle.state == .failed {
             inbox?.discardAll()
         }
+        let deferred = plugin as? any DeferredWork
+        let running = pipeline?.isCancelled != true && lifecycle.state != .failed
         for _ in 0..<Self.batchesPerTurn {
             guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
+            // A plugin with work in flight wakes the stage when it takes input again or is done.
+            if running, let deferred, !deferred.acceptsInput { return }
             switch inbox!.take() {
             case .empty:
                 return
             case .ended:
+                if running, let deferred, deferred.hasPendingWork { return }
                 finish()
                 return
             case .batch(let batch):

@@ -69,8 +69,15 @@ public final class StageContext: Sendable {
     /// Wall time at run start, seconds since 1970: add a sample's uptime for its timestamp.
     public var startDate: Double { clock.startDate }
 
-    /// Tells the engine a source has data again after returning ``SourceStatus/idle``.
+    /// Tells the engine a source has data again after returning ``SourceStatus/idle``, or that
+    /// a ``DeferredWork`` plugin takes input again or has finished its pending work.
     public func wake() { stage.wake() }
+
+    /// Runs `work` on the stage's serial queue, after whatever the queue is doing now: how a
+    /// completion handler on another thread (an HTTP response) gets back to the plugin's state.
+    public func perform(_ work: @escaping @Sendable () -> Void) {
+        stage.queue.async(execute: work)
+    }
 
     /// Emits a batch outside `process` (from a timer); ignored for sinks.
     public func emit(_ batch: Batch) {

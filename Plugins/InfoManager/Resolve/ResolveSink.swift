@@ -1,0 +1,129 @@
+import DAQCore
+import Foundation
+import DequeModule
+
+/// `infomanager.resolve` as a sink: writes one JSON Lines element per id, the first time the id
+/// is seen — the sample it came in (`input`), what the service said (`data`) and `state`:
+///
+/// ```json
+/// {"id":"4006381333931","input_type":"barcode","state":"RESOLVED","uptime":1.2,"timestamp":…,
+///  "input":{"code":"4006381333931",…},"data":{"language":"en","name":"Pencil",…}}
+/// ```
+///
+/// Elements are written in the order their ids were first seen; an element is *delivered* once
+/// written and flushed.
+public final class ResolveSink: SinkPlugin, DeferredWork {
+    public typealias Configuration = ResolveSinkSettings
+
+    public static let typeName = "infomanager.resolve"
+    public static let summary = "Resolves each distinct id on an Info Manager service and writes one JSON Lines element per id."
+    public static let configKeys =
+        [ConfigKey.required("path", "string", "The JSON Lines file the elements are written to.")]
+        + ResolverSettings.keys.filter { $0.name != "prefix" }
+
+    /// An id waiting for its answer, with the sample it first came in.
+    private final class Pending {
+        let id: String
+        let input: Batch
+        var outcome: ResolveOutcome?
+
+        init(id: String, input: Batch) {
+            self.id = id
+            self.input = input
+        }
+    }
+
+    private let lifecycle: ResolverLifecycle
+    private let path: String
+    private var file: OutputFile?
+    private var seen: Set<String> = []
+    private var pending = Deque<Pending>()
+    private var written = 0
+    private var context: StageContext?
+
+    public init(configuration: ResolveSinkSettings, context: PluginContext) throws {
+        lifecycle = ResolverLifecycle(settings: configuration.resolver, context: context)
+        path = context.resolve(configuration.resolver.path)
+    }
+
+    public var acceptsInput: Bool { pending.count < max(1024, 64 * lifecycle.settings.maxInFlight) }
+    public var hasPendingWork: Bool { !pending.isEmpty }
+
+    public func start(context: StageContext) throws {
+        self.context = context
+        file = try OutputFile(path: path)
+        try lifecycle.start(context: context)
+    }
+
+    public func write(_ batch: Batch, context: StageContext) throws {
+        guard let column = batch.columnIndex(lifecycle.settings.idField) else { return }
+        let resolver = lifecycle.resolver!
+        let now = Date.nowSeconds
+        for row in 0..<batch.count where batch.kinds[row] != .marker {
+            guard let id = ResolvedFields.id(batch.columns[column][row]), seen.insert(id).inserted else { continue }
+            let item = Pending(id: id, input: batch.slice(row..<row + 1))
+            pending.append(item)
+            if let outcome = resolver.known(id, now: now) {
+                item.outcome = outcome
+                continue
+            }
+            resolver.request(id) { [weak self, item] outcome in
+                item.outcome = outcome
+                self?.writeReady()
+            }
+        }
+        writeReady()
+    }
+
+    private func writeReady() {
+        guard let context, let file else { return }
+        let before = (acceptsInput, hasPendingWork)
+        var count = 0
+        var bytes = 0
+        do {
+            try file.withBuffer { out in
+                let start = out.count
+                while let first = pending.first, let outcome = first.outcome {
+                    pending.removeFirst()
+                    ResolvedElementJSON.append(id: first.id, inputType: lifecycle.settings.inputType, outcome: outcome, input: first.input, to: &out)
+                    count += 1
+                }
+                bytes = out.count - start
+            }
+            if count > 0 {
+                try file.flush()
+                written += count
+                context.wrote(bytes: bytes)
+                context.delivered(samples: count, bytes: bytes)
+                context.recordOutput(path: path, format: "jsonl", samples: written, bytes: file.bytesWritten)
+            }
+        } catch {
+            context.failed(samples: count, message: "\(error)")
+        }
+        if (acceptsInput, hasPendingWork) != before { context.wake() }
+    }
+
+    public func flush(context: StageContext) throws {
+        try file?.flush()
+    }
+
+    public func finish(context: StageContext) throws {
+        lifecycle.finish(context: context)
+        try file?.close()
+        file = nil
+    }
+}
+
+/// The sink's settings: the resolver's, with `path` required.
+public struct ResolveSinkSettings: PluginConfiguration {
+    var resolver: ResolverSettings
+
+    public init(from decoder: any Decoder) throws {
+        resolver = try ResolverSettings(from: decoder)
+    }
+
+    public func validate() throws {
+        if resolver.path.isEmpty { throw ConfigIssue(key: "path", "missing: name the JSON Lines file the elements go to") }
+        try resolver.validate()
+    }
+}

@@ -1,0 +1,96 @@
+import DAQCore
+import Foundation
+import DequeModule
+
+/// `infomanager.resolve` as a transform: adds the resolved fields and `resolve_state` to every
+/// sample that has the id field, keeping the samples' order.
+///
+/// Batches whose ids are all known (cached, or resolving disabled) pass at once; a batch with
+/// an id the service must be asked about waits, and so does every batch behind it, until its
+/// answers are in or failed. What waits is bounded (``maxHeldSamples``): past it the stage
+/// takes no input and the edge buffer in front of it fills, so a slow service slows the
+/// sources by backpressure, and a dead one costs one timeout (see ``Resolver``).
+public final class ResolveTransform: TransformPlugin, DeferredWork {
+    public typealias Configuration = ResolverSettings
+
+    public static let typeName = "infomanager.resolve"
+    public static let summary = "Resolves ids (beacon, barcode, NFC) on an Info Manager service and adds name, description, url, … and resolve_state."
+    public static let configKeys = ResolverSettings.keys
+
+    /// A batch waiting for answers.
+    private final class Pending {
+        var batch: Batch
+        var outcomes: [ResolveOutcome?]
+        var missing = 0
+
+        init(_ batch: Batch) {
+            self.batch = batch
+            outcomes = Array(repeating: nil, count: batch.count)
+        }
+    }
+
+    private let lifecycle: ResolverLifecycle
+    private let fields: ResolvedFields
+    private var pending = Deque<Pending>()
+    private var heldSamples = 0
+    private let maxHeldSamples: Int
+    private var context: StageContext?
+
+    public init(configuration: ResolverSettings, context: PluginContext) throws {
+        lifecycle = ResolverLifecycle(settings: configuration, context: context)
+        fields = ResolvedFields(prefix: configuration.prefix)
+        maxHeldSamples = max(4096, 256 * configuration.maxInFlight)
+    }
+
+    public var acceptsInput: Bool { heldSamples < maxHeldSamples }
+    public var hasPendingWork: Bool { !pending.isEmpty }
+
+    public func start(context: StageContext) throws {
+        self.context = context
+        try lifecycle.start(context: context)
+    }
+
+    public func process(_ batch: inout Batch, context: StageContext) throws {
+        let item = Pending(batch)
+        batch = Batch()
+        if let column = item.batch.columnIndex(lifecycle.settings.idField) {
+            let resolver = lifecycle.resolver!
+            let ids = item.batch.columns[column]
+            let now = Date.nowSeconds
+            for row in 0..<item.batch.count {
+                guard let id = ResolvedFields.id(ids[row]) else { continue }
+                if let outcome = resolver.known(id, now: now) {
+                    item.outcomes[row] = outcome
+                    continue
+                }
+                item.missing += 1
+                resolver.request(id) { [weak self, item] outcome in
+                    item.outcomes[row] = outcome
+                    item.missing -= 1
+                    if item.missing == 0 { self?.emitReady() }
+                }
+            }
+        }
+        pending.append(item)
+        heldSamples += item.batch.count
+        // Even a batch with every answer known goes out through `emit`, behind those still
+        // waiting: output taken back from `process` could overtake them.
+        emitReady()
+    }
+
+    private func emitReady() {
+        guard let context else { return }
+        let before = (acceptsInput, hasPendingWork)
+        while let first = pending.first, first.missing == 0 {
+            pending.removeFirst()
+            heldSamples -= first.batch.count
+            context.emit(fields.fill(first.batch, outcomes: first.outcomes))
+        }
+        if (acceptsInput, hasPendingWork) != before { context.wake() }
+    }
+
+    public func finish(context: StageContext) throws -> Batch {
+        lifecycle.finish(context: context)
+        return Batch()
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import DAQCore
+import DAQInfoManager
+import Dispatch
+import Foundation
+import Synchronization
+
+extension DAQCommand {
+    struct Resolver: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The Info Manager reference service.",
+            subcommands: [Serve.self])
+    }
+}
+
+extension DAQCommand.Resolver {
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve elements from a YAML or JSON file over the Info Manager protocol.",
+            discussion: """
+                Answers GET /v1/elements/{id}?lang=en,de with the element in the first listed \
+                language it has (then the language's other regions, then the element's first \
+                language), 404 for an unknown id, and GET /v1/news?lang=en-GB with the news. \
+                The protocol is documented in docs/infomanager-openapi.yaml.
+
+                The file:
+                  elements:
+                    - id: "4006381333931"
+                      input_type: barcode          # beacon | barcode | nfc
+                      content:
+                        en: { name: Pencil, description: HB pencil, url: "https://example.org/p/1" }
+                        de: { name: Bleistift, description: HB-Bleistift }
+                  news:
+                    en-GB: "Maintenance on Sunday"
+
+                Every problem in the file is reported with its line and column before anything \
+                is served. SIGHUP reads the file again; a file with problems is reported and \
+                the old content keeps being served. SIGINT or SIGTERM stops the server.
+
+                Example:
+                  daq resolver serve --data pipelines/elements.yaml --port 8080
+                """)
+
+        @Option(help: "The elements file (YAML or JSON).")
+        var data: String
+
+        @Option(help: "The address to listen on; 0.0.0.0 serves every interface.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port; 0 takes a free one (printed on start).")
+        var port = 8080
+
+        @Option(name: .customLong("token-env"), help: "Require `Authorization: Bearer` with the token in this environment variable.")
+        var tokenEnv: String?
+
+        func run() throws {
+            var token: String?
+            if let tokenEnv {
+                guard let value = ProcessInfo.processInfo.environment[tokenEnv], !value.isEmpty else {
+                    throw ValidationError("--token-env: the environment variable \(tokenEnv) is not set")
+                }
+                token = value
+            }
+            let server: ReferenceServer
+            do {
+                server = try ReferenceServer(path: data, token: token)
+            } catch {
+                for d in error.diagnostics { printError(d.description) }
+                throw ExitStatus.invalidConfiguration
+            }
+            let host = self.host
+            let port = self.port
+            let failure = Mutex<String?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let task = Task {
+                do {
+                    try await server.run(host: host, port: port) { bound in
+                        printOut("daq resolver: serving \(server.elementCount) element(s) from \(server.path) on http://\(host):\(bound)")
+                    }
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                }
+                done.signal()
+            }
+            let signals = ServerSignals(server: server) { task.cancel() }
+            done.wait()
+            signals.restore()
+            if let message = failure.withLock({ $0 }) {
+                printError("daq resolver: \(message)")
+                throw ExitStatus.runtimeFailure
+            }
+        }
+    }
+}
+
+/// SIGHUP reloads the elements file; SIGINT and SIGTERM stop the server. Taken through
+/// `DispatchSource`s on one private queue, so nothing runs in an async-signal context.
+private final class ServerSignals: Sendable {
+    private let queue = DispatchQueue(label: "daq.resolver.signals")
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+
+    init(server: ReferenceServer, stop: @escaping @Sendable () -> Void) {
+        for sig in [SIGHUP, SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                guard sig == SIGHUP else {
+                    printError("daq resolver: stopping")
+                    return stop()
+                }
+                do throws(ConfigError) {
+                    let count = try server.reload()
+                    printOut("daq resolver: reloaded \(server.path): \(count) element(s)")
+                } catch {
+                    for d in error.diagnostics { printError(d.description) }
+                    printError("daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content")
+                }
+            }
+            source.activate()
+            sources.append(source)
+        }
+    }
+
+    func restore() {
+        queue.sync {
+            for s in sources { s.cancel() }
+            sources = []
+        }
+        for sig in [SIGHUP, SIGINT, SIGTERM] { signal(sig, SIG_DFL) }
+    }
+}
+
+/// Writes a line to standard output at once, so a program reading the pipe sees it.
+func printOut(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
