@@ -67,11 +67,15 @@ let package = Package(
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),
-        .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting"]),
+        .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting", "daq"]),
         .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
         .testTarget(
-            name: "DAQInfoManagerTests", dependencies: ["DAQInfoManager", "DAQTesting", .product(name: "Yams", package: "Yams")]),
+            name: "DAQInfoManagerTests",
+            dependencies: [
+                "DAQInfoManager", "DAQStandard", "DAQTesting", "daq", .product(name: "Yams", package: "Yams"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),

@@ -33,7 +33,12 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             case .empty:
                 return
             case .ended:
-                if running, let deferred, deferred.hasPendingWork { return }
+                if running, let deferred {
+                    if deferred.hasPendingWork { return }
+                    // Output it emitted is queued behind this turn: end after it has gone out.
+                    queue.async { self.finish() }
+                    return
+                }
                 finish()
                 return
             case .batch(let batch):
@@ -59,6 +64,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     }
 
     private func finish() {
+        guard !ended else { return }
         ended = true
         if lifecycle.state == .failed {
             finishStage(.failed)
