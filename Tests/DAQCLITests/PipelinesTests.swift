@@ -55,6 +55,15 @@ struct PipelinesTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         var environment = Self.environment
         environment["OUTPUT"] = scratch.appendingPathComponent("out").path
+        // The resolver examples talk to the reference service: started for them on loopback.
+        var server: ServiceProcess?
+        defer { server?.stop() }
+        if file.hasPrefix("resolve-") {
+            let started = try Self.referenceServer()
+            server = started.0
+            environment["RESOLVER_URL"] = started.url
+            environment["CACHE_PATH"] = scratch.appendingPathComponent("cache.jsonl").path
+        }
         let out = try PipelineHarness.run(
             yaml: text, plugins: BuiltinPlugins.all, environment: environment, overrides: ["clock=virtual"],
             file: file)
@@ -62,6 +71,71 @@ struct PipelinesTests {
         let sourced = out.result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
         #expect(sourced > 0)
         for sink in out.result.stages where sink.kind == .sink { #expect(sink.sent > 0 && sink.failed == 0) }
+    }
+
+    /// `daq resolver serve` with the shipped elements on a free loopback port.
+    static func referenceServer() throws -> (ServiceProcess, url: String) {
+        let elements = directory.deletingLastPathComponent().appendingPathComponent("recordings/elements.yaml").path
+        let server = try ServiceProcess.start(
+            ServiceProcess.builtExecutable("daq"), ["resolver", "serve", "--data", elements, "--port", "0"])
+        let line = try server.waitForLine { $0.hasPrefix("daq resolver: serving") }
+        return (server, String(line.split(separator: " ").last ?? ""))
+    }
+
+    @Test func resolveIdsWritesEverySampleWithItsState() throws {
+        let (server, url) = try Self.referenceServer()
+        defer { server.stop() }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-resolve-ids-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let text = try String(contentsOf: Self.directory.appendingPathComponent("resolve-ids.yaml"), encoding: .utf8)
+        let out = try PipelineHarness.run(
+            yaml: text, plugins: BuiltinPlugins.all,
+            environment: ["RESOLVER_URL": url, "OUTPUT": scratch.path, "LANGUAGES": "de,en"], file: "resolve-ids.yaml")
+        #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
+        let lines = try String(contentsOf: scratch, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+        func field(_ v: Value, _ key: String) -> String? {
+            if case .object(let f) = v { return f[key]?.stringValue }
+            return nil
+        }
+        #expect(lines.map { field($0, "resolve_state") } == ["RESOLVED", "RESOLVED", "RESOLVED", "NODATA", "RESOLVED", "RESOLVED"])
+        #expect(lines.map { field($0, "name") } == ["Bleistift", "Probendosen", "Laboreingang", nil, "Bleistift", "Cold room"])
+        #expect(lines.map { field($0, "station") } == ["goods-in", "goods-in", "door", "goods-in", "shelf-3", "cold-room"])
+    }
+
+    @Test func resolveBeaconsNamesEveryModule() throws {
+        let (server, url) = try Self.referenceServer()
+        defer { server.stop() }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-resolve-beacons-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let text = try String(contentsOf: Self.directory.appendingPathComponent("resolve-beacons.yaml"), encoding: .utf8)
+        let out = try PipelineHarness.run(
+            yaml: text, plugins: BuiltinPlugins.all,
+            environment: [
+                "RESOLVER_URL": url, "OUTPUT": scratch.path, "CACHE_PATH": scratch.appendingPathComponent("cache.jsonl").path,
+            ],
+            overrides: ["clock=virtual"], file: "resolve-beacons.yaml")
+        #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
+        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch.path).first { $0.hasPrefix("resolve-beacons-") })
+        let lines = try String(contentsOfFile: scratch.appendingPathComponent(run).appendingPathComponent("modules.jsonl").path, encoding: .utf8)
+            .split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+        func field(_ v: Value, _ key: String) -> String? {
+            if case .object(let f) = v { return f[key]?.stringValue }
+            return nil
+        }
+        var names: [String: Set<String>] = [:]
+        for line in lines {
+            guard let module = field(line, "module") else { continue }
+            names[module, default: []].insert("\(field(line, "info.resolve_state") ?? "-") \(field(line, "info.name") ?? "-")")
+        }
+        // Merged into the first request or served from the cache: which depends on batching.
+        func named(_ module: String, _ name: String) -> Bool {
+            guard let seen = names[module], !seen.isEmpty else { return false }
+            return seen.allSatisfy { $0 == "RESOLVED \(name)" || $0 == "CACHED \(name)" }
+        }
+        #expect(named("ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1:2", "Lab entrance"))
+        #expect(named("eddystone:EDD1EBEAC04E5DEFA017:0BDB87539B67", "Cold room"))
+        #expect(named("CB:B8:33:4C:88:4F", "Freezer sensor"))
+        #expect(names["ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:3:4"] == ["NODATA -"])
     }
 
     @Test func helloPrintsWindowsOfPositiveValues() throws {
