@@ -3,6 +3,7 @@
 //   swift run -c release daq-bench replay-timing [RECORDING] [SECONDS]
 //   swift run -c release daq-bench ble-decode [CAPTURE] [REPORTS]
 //   swift run -c release daq-bench batch-fill [ROWS]
+//   swift run -c release daq-bench resolve [IDS] [HITS]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -72,7 +73,10 @@ case "batch-fill":
 case "ble-decode":
     let rest = Array(args.dropFirst())
     try bleDecode(capture: rest.first ?? "recordings/beacons.btsnoop", reports: rest.count > 1 ? Int(rest[1]) ?? 2_000_000 : 2_000_000)
+case "resolve":
+    let rest = Array(args.dropFirst())
+    try resolveBench(ids: rest.first.flatMap { Int($0) } ?? 20_000, hits: rest.count > 1 ? Int(rest[1]) ?? 5_000_000 : 5_000_000)
 default:
-    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS]")
+    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] | resolve [IDS] [HITS]")
     exit(64)
 }
