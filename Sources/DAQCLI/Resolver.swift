@@ -82,7 +82,7 @@ extension DAQCommand.Resolver {
                 }
                 done.signal()
             }
-            let signals = ServerSignals(server: server) { task.cancel() }
+            let signals = serverSignals(server) { task.cancel() }
             done.wait()
             signals.restore()
             if let message = failure.withLock({ $0 }) {
@@ -93,40 +93,20 @@ extension DAQCommand.Resolver {
     }
 }
 
-/// SIGHUP reloads the elements file; SIGINT and SIGTERM stop the server. Taken through
-/// `DispatchSource`s on one private queue, so nothing runs in an async-signal context.
-private final class ServerSignals: Sendable {
-    private let queue = DispatchQueue(label: "daq.resolver.signals")
-    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
-
-    init(server: ReferenceServer, stop: @escaping @Sendable () -> Void) {
-        for sig in [SIGHUP, SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler {
-                guard sig == SIGHUP else {
-                    printError("daq resolver: stopping")
-                    return stop()
-                }
-                do throws(ConfigError) {
-                    let count = try server.reload()
-                    printOut("daq resolver: reloaded \(server.path): \(count) element(s)")
-                } catch {
-                    for d in error.diagnostics { printError(d.description) }
-                    printError("daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content")
-                }
-            }
-            source.activate()
-            sources.append(source)
+/// SIGHUP reloads the elements file; SIGINT and SIGTERM stop the server.
+private func serverSignals(_ server: ReferenceServer, stop: @escaping @Sendable () -> Void) -> SignalSources {
+    SignalSources([SIGHUP, SIGINT, SIGTERM], label: "daq.resolver.signals") { sig in
+        guard sig == SIGHUP else {
+            printError("daq resolver: stopping")
+            return stop()
         }
-    }
-
-    func restore() {
-        queue.sync {
-            for s in sources { s.cancel() }
-            sources = []
+        do throws(ConfigError) {
+            let count = try server.reload()
+            printOut("daq resolver: reloaded \(server.path): \(count) element(s)")
+        } catch {
+            for d in error.diagnostics { printError(d.description) }
+            printError("daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content")
         }
-        for sig in [SIGHUP, SIGINT, SIGTERM] { signal(sig, SIG_DFL) }
     }
 }
 

@@ -9,42 +9,31 @@ import Foundation
 final class SignalHandler: Sendable {
     /// Seconds a cancelled run gets to close its files before the process exits regardless.
     static let cancelGrace = 2.0
-    private let queue = DispatchQueue(label: "daq.signals")
-    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+    nonisolated(unsafe) private var sources: SignalSources!
+    /// Touched only on the sources' queue.
     nonisolated(unsafe) private var count = 0
 
     init(run: PipelineRun) {
-        for sig in [SIGINT, SIGTERM] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            source.setEventHandler { [unowned self] in
-                self.count += 1
-                if self.count == 1 {
-                    printError("\ndaq: stopping: draining buffers and closing sinks (signal again to cancel)")
-                    run.stop()
-                } else {
-                    printError("daq: cancelling")
-                    run.cancel()
-                    // A sink stuck in a write (a full pipe, a hung disk) cannot notice the cancel;
-                    // the user asked twice, so leave anyway once the others had a moment to close.
-                    self.queue.asyncAfter(deadline: .now() + SignalHandler.cancelGrace) {
-                        printError("daq: cancelled; a stage did not stop in time")
-                        Foundation.exit(130)
-                    }
+        sources = SignalSources([SIGINT, SIGTERM], label: "daq.signals") { [unowned self] _ in
+            self.count += 1
+            if self.count == 1 {
+                printError("\ndaq: stopping: draining buffers and closing sinks (signal again to cancel)")
+                run.stop()
+            } else {
+                printError("daq: cancelling")
+                run.cancel()
+                // A sink stuck in a write (a full pipe, a hung disk) cannot notice the cancel;
+                // the user asked twice, so leave anyway once the others had a moment to close.
+                self.sources.queue.asyncAfter(deadline: .now() + SignalHandler.cancelGrace) {
+                    printError("daq: cancelled; a stage did not stop in time")
+                    Foundation.exit(130)
                 }
             }
-            source.activate()
-            sources.append(source)
         }
     }
 
     /// Restores default signal handling.
     func restore() {
-        queue.sync {
-            for s in sources { s.cancel() }
-            sources = []
-        }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        sources.restore()
     }
 }
