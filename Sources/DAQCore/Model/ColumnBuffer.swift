@@ -1,0 +1,137 @@
+/// One column while a ``BatchBuilder`` fills it: the rows that have a value, and their
+/// values, unboxed (`[Int64]`, `[Double]`, `[String]`) while they are all of one type.
+///
+/// In a capture where iBeacon, Ruuvi and Eddystone reports alternate, most columns lack a
+/// value in most rows. Padding each gap with a null as it appeared, and boxing every value
+/// to make room for those nulls, cost more than decoding the reports; here a write appends a
+/// row number and a value, and ``column(rows:)`` lays out the nulls once per batch.
+///
+/// Each type has its own stored array rather than a case of an enum: taking an array out of
+/// an enum to append to it left a second reference behind often enough that every append
+/// copied the whole array.
+struct ColumnBuffer {
+    private enum Kind { case empty, ints, doubles, strings, boxed }
+
+    let name: String
+    /// Which of the arrays holds the values; the first value decides.
+    private var kind = Kind.empty
+    /// The rows that have a value, ascending; the k-th value belongs to `rows[k]`.
+    private var rows: [Int] = []
+    private var ints: [Int64] = []
+    private var doubles: [Double] = []
+    private var strings: [String] = []
+    /// Values of mixed types, or with a null written on purpose.
+    private var boxed: [Value] = []
+    /// Room reserved for a new array: the builder's expected batch length.
+    private let capacity: Int
+
+    init(name: String, capacity: Int) {
+        self.name = name
+        self.capacity = capacity
+    }
+
+    /// The value of `row`, the last row, `nil` when it has none yet.
+    func value(at row: Int) -> Value? {
+        guard rows.last == row else { return nil }
+        switch kind {
+        case .empty: return nil
+        case .ints: return .int(ints[ints.count - 1])
+        case .doubles: return .double(doubles[doubles.count - 1])
+        case .strings: return .string(strings[strings.count - 1])
+        case .boxed: return boxed[boxed.count - 1]
+        }
+    }
+
+    /// Sets the value of `row`, the row being filled, replacing a value it has.
+    mutating func put(int v: Int64, row: Int) {
+        if kind == .empty { start(.ints) }
+        if kind == .ints { Self.put(v, row: row, &ints, &rows) } else { put(.int(v), row: row) }
+    }
+
+    mutating func put(double v: Double, row: Int) {
+        if kind == .empty { start(.doubles) }
+        if kind == .doubles { Self.put(v, row: row, &doubles, &rows) } else { put(.double(v), row: row) }
+    }
+
+    mutating func put(string v: String, row: Int) {
+        if kind == .empty { start(.strings) }
+        if kind == .strings { Self.put(v, row: row, &strings, &rows) } else { put(.string(v), row: row) }
+    }
+
+    mutating func put(_ v: Value, row: Int) {
+        switch v {
+        case .int(let i) where kind == .ints || kind == .empty: return put(int: i, row: row)
+        case .double(let d) where kind == .doubles || kind == .empty: return put(double: d, row: row)
+        case .string(let s) where kind == .strings || kind == .empty: return put(string: s, row: row)
+        default: break
+        }
+        if kind != .boxed {
+            // Another type, or a null written on purpose: boxed from now on.
+            boxed = boxedValues()
+            ints = []
+            doubles = []
+            strings = []
+            kind = .boxed
+        }
+        Self.put(v, row: row, &boxed, &rows)
+    }
+
+    /// The finished column, `count` rows long: unboxed when every row has a value.
+    func column(rows count: Int) -> Column {
+        // Rows are ascending and below `count`, so as many of them as `count` means all.
+        if rows.count == count {
+            switch kind {
+            case .empty: return Column(name: name, nulls: count)
+            case .ints: return Column(name: name, ints: ints)
+            case .doubles: return Column(name: name, doubles: doubles)
+            case .strings: return Column(name: name, strings: strings)
+            case .boxed: return Column(name: name, boxed: boxed)
+            }
+        }
+        var values = [Value](repeating: .null, count: count)
+        func scatter<T>(_ a: [T], _ wrap: (T) -> Value) {
+            for (k, row) in rows.enumerated() { values[row] = wrap(a[k]) }
+        }
+        switch kind {
+        case .empty: break
+        case .ints: scatter(ints) { .int($0) }
+        case .doubles: scatter(doubles) { .double($0) }
+        case .strings: scatter(strings) { .string($0) }
+        case .boxed: scatter(boxed) { $0 }
+        }
+        return Column(name: name, boxed: values)
+    }
+
+    /// The values so far boxed, one per entry of `rows`.
+    private func boxedValues() -> [Value] {
+        switch kind {
+        case .empty: return []
+        case .ints: return ints.map { .int($0) }
+        case .doubles: return doubles.map { .double($0) }
+        case .strings: return strings.map { .string($0) }
+        case .boxed: return boxed
+        }
+    }
+
+    private mutating func start(_ k: Kind) {
+        kind = k
+        rows.reserveCapacity(capacity)
+        switch k {
+        case .ints: ints.reserveCapacity(capacity)
+        case .doubles: doubles.reserveCapacity(capacity)
+        case .strings: strings.reserveCapacity(capacity)
+        case .empty, .boxed: break
+        }
+    }
+
+    /// Replaces the value of `row` when it is the last one written, else appends it.
+    @inline(__always)
+    private static func put<T>(_ v: T, row: Int, _ a: inout [T], _ rows: inout [Int]) {
+        if rows.last == row {
+            a[a.count - 1] = v
+        } else {
+            rows.append(row)
+            a.append(v)
+        }
+    }
+}
