@@ -78,7 +78,7 @@ public struct AdvertisingDecoder: Sendable {
                 errors.append(.string("offset \(offset): service data shorter than its \(size * 8)-bit UUID"))
                 return
             }
-            let uuid = size == 4 ? Hex.string(body[0..<4].reversed()) : Hex.uuid(body[0..<16].reversed())
+            let uuid = size == 4 ? Hex.string(littleEndian: body[0..<4]) : Hex.uuid(littleEndian: body[0..<16])
             f["service_data." + uuid] = .string(Hex.string(body[size...]))
         case 0xFF:
             manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors)
@@ -94,7 +94,7 @@ public struct AdvertisingDecoder: Sendable {
         var i = 0
         while i + size <= body.count {
             let le = body[i..<(i + size)]
-            services.append(.string(size == 16 ? Hex.uuid(le.reversed()) : Hex.string(le.reversed())))
+            services.append(.string(size == 16 ? Hex.uuid(littleEndian: le) : Hex.string(littleEndian: le)))
             i += size
         }
     }
