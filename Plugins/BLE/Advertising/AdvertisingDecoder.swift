@@ -52,15 +52,15 @@ public struct AdvertisingDecoder: Sendable {
     ) {
         switch type {
         case 0x01:
-            if let flags = body.u8(0) { f["flags"] = .int(Int64(flags)) }
+            if let flags = body.u8(0) { f.set("flags", int: Int64(flags)) }
         case 0x02, 0x03: uuids(body, size: 2, at: offset, into: &services, errors: &errors)
         case 0x04, 0x05: uuids(body, size: 4, at: offset, into: &services, errors: &errors)
         case 0x06, 0x07: uuids(body, size: 16, at: offset, into: &services, errors: &errors)
         case 0x08, 0x09:
             // A complete name wins over a shortened one.
-            if type == 0x09 || f["name"] == nil { f["name"] = .string(String(decoding: body, as: UTF8.self)) }
+            if type == 0x09 || f["name"] == nil { f.set("name", string: String(decoding: body, as: UTF8.self)) }
         case 0x0A:
-            if let p = body.i8(0) { f["tx_power"] = .int(Int64(p)) }
+            if let p = body.i8(0) { f.set("tx_power", int: Int64(p)) }
         case 0x16:
             guard let uuid = body.u16le(0) else {
                 errors.append(.string("offset \(offset): service data shorter than its 16-bit UUID"))
@@ -70,7 +70,7 @@ public struct AdvertisingDecoder: Sendable {
             if uuid == 0xFEAA {
                 Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
             } else {
-                f["service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)])] = .string(Hex.string(payload))
+                f.set("service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]), string: Hex.string(payload))
             }
         case 0x20, 0x21:
             let size = type == 0x20 ? 4 : 16
@@ -79,7 +79,7 @@ public struct AdvertisingDecoder: Sendable {
                 return
             }
             let uuid = size == 4 ? Hex.string(littleEndian: body[0..<4]) : Hex.uuid(littleEndian: body[0..<16])
-            f["service_data." + uuid] = .string(Hex.string(body[size...]))
+            f.set("service_data." + uuid, string: Hex.string(body[size...]))
         case 0xFF:
             manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors)
         default:
@@ -105,8 +105,8 @@ public struct AdvertisingDecoder: Sendable {
             return
         }
         let payload = UnsafeRawBufferPointer(rebasing: body[2...])
-        f["manufacturer_id"] = .int(Int64(company))
-        f["manufacturer_data"] = .string(Hex.string(payload))
+        f.set("manufacturer_id", int: Int64(company))
+        f.set("manufacturer_data", string: Hex.string(payload))
         if company == 0x004C, payload.u8(0) == 0x02 {
             IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
         } else if company == 0x0499, payload.u8(0) == 0x05 {

@@ -87,11 +87,11 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
                 continue
             }
             if let scale = field.scale {
-                f[key] = .double(v * scale)
+                f.set(key, double: v * scale)
             } else if field.type == .f32le || field.type == .f32be {
-                f[key] = .double(v)
+                f.set(key, double: v)
             } else {
-                f[key] = .int(Int64(v))
+                f.set(key, int: Int64(v))
             }
         }
     }

@@ -32,13 +32,13 @@ struct LEReport {
 
     /// Writes the report's fields; a batch row is filled in place, with no `Fields` between.
     func write(into f: inout some FieldWriter, decoder: AdvertisingDecoder) {
-        f["address"] = .string(Hex.address(address))
-        f["address_type"] = .string(Self.addressTypeName(addressType))
-        f["event_type"] = .string(eventType)
-        f["rssi"] = rssi.map { .int(Int64($0)) } ?? .null
-        if let txPower { f["adv_tx_power"] = .int(Int64(txPower)) }
+        f.set("address", string: Hex.address(address))
+        f.set("address_type", string: Self.addressTypeName(addressType))
+        f.set("event_type", string: eventType)
+        f.set("rssi", int: rssi.map { Int64($0) })
+        if let txPower { f.set("adv_tx_power", int: Int64(txPower)) }
         decoder.decode(data, into: &f)
-        f["data"] = .string(Hex.string(data))
+        f.set("data", string: Hex.string(data))
     }
 }
 
