@@ -19,7 +19,7 @@ public struct AdvertisingDecoder: Sendable {
 
     /// Appends the decoded fields of `data` to `fields`.
     public func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter) {
-        var frames: [Value] = []
+        var frames = FrameList()
         var errors: [Value] = []
         var services: [Value] = []
         var i = 0
@@ -42,12 +42,12 @@ public struct AdvertisingDecoder: Sendable {
             i += 1 + length
         }
         if !services.isEmpty { fields["services"] = .array(services) }
-        if !frames.isEmpty { fields["frames"] = .array(frames) }
+        if !frames.isEmpty { fields["frames"] = frames.value }
         if !errors.isEmpty { fields["errors"] = .array(errors) }
     }
 
     private func structure(
-        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value],
+        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
         services: inout [Value], errors: inout [Value]
     ) {
         switch type {
@@ -99,7 +99,7 @@ public struct AdvertisingDecoder: Sendable {
         }
     }
 
-    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
         guard let company = body.u16le(0) else {
             errors.append(.string("offset \(offset): manufacturer data shorter than its company identifier"))
             return

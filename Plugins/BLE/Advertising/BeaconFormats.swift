@@ -3,12 +3,12 @@ import DAQCore
 /// Apple iBeacon: 0x02 0x15, proximity UUID (16 bytes), major, minor (big-endian), measured
 /// power (signed, dBm at 1 m).
 enum IBeacon {
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
         guard p.u8(1) == 0x15, p.count >= 23, let major = p.u16be(18), let minor = p.u16be(20), let power = p.i8(22) else {
             errors.append(.string("offset \(offset): iBeacon frame of \(p.count) bytes, expected 23"))
             return
         }
-        frames.append("ibeacon")
+        frames.append(.ibeacon)
         f.set("ibeacon.uuid", string: Hex.uuid(p[2..<18]))
         f.set("ibeacon.major", int: Int64(major))
         f.set("ibeacon.minor", int: Int64(minor))
@@ -20,13 +20,13 @@ enum IBeacon {
 /// reserved for the manufacturer.
 enum AltBeacon {
     static func decode(
-        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]
+        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]
     ) {
         guard p.count >= 24, let rssi = p.i8(22), let reserved = p.u8(23) else {
             errors.append(.string("offset \(offset): AltBeacon frame of \(p.count) bytes, expected 24"))
             return
         }
-        frames.append("altbeacon")
+        frames.append(.altbeacon)
         f.set("altbeacon.id", string: Hex.string(p[2..<22]))
         f.set("altbeacon.reference_rssi", int: Int64(rssi))
         f.set("altbeacon.mfg_reserved", int: Int64(reserved))
@@ -37,14 +37,14 @@ enum AltBeacon {
 /// Ruuvi data format 5 (RAWv2): a sensor beacon with temperature, humidity, pressure and
 /// 3-axis acceleration. Each "not available" value becomes null.
 enum RuuviRAWv2 {
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
         guard p.count >= 24, let rawT = p.u16be(1), let h = p.u16be(3), let pr = p.u16be(5), let ax = p.u16be(7),
             let ay = p.u16be(9), let az = p.u16be(11), let power = p.u16be(13), let move = p.u8(15), let seq = p.u16be(16)
         else {
             errors.append(.string("offset \(offset): Ruuvi RAWv2 frame of \(p.count) bytes, expected 24"))
             return
         }
-        frames.append("ruuvi.rawv2")
+        frames.append(.ruuviRAWv2)
         let t = Int16(bitPattern: rawT)
         f.set("ruuvi.temperature", double: rawT == 0x8000 ? nil : Double(t) * 0.005)
         f.set("ruuvi.humidity", double: h == 0xFFFF ? nil : Double(h) * 0.0025)

@@ -5,7 +5,7 @@ enum Eddystone {
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
 
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
         guard let type = p.u8(0) else {
             errors.append(.string("offset \(offset): Eddystone frame without a frame type"))
             return
@@ -13,7 +13,7 @@ enum Eddystone {
         switch type {
         case 0x00:
             guard p.count >= 18, let ranging = p.i8(1) else { return short("UID", p.count, 18, offset, &errors) }
-            frames.append("eddystone.uid")
+            frames.append(.eddystoneUID)
             f.set("eddystone.ranging_data", int: Int64(ranging))
             f.set("eddystone.namespace", string: Hex.string(p[2..<12]))
             f.set("eddystone.instance", string: Hex.string(p[12..<18]))
@@ -27,12 +27,12 @@ enum Eddystone {
             for b in p[3...] {
                 if Int(b) < expansions.count { url += expansions[Int(b)] } else if b > 0x20 && b < 0x7F { url.append(Character(Unicode.Scalar(b))) }
             }
-            frames.append("eddystone.url")
+            frames.append(.eddystoneURL)
             f.set("eddystone.tx_power", int: Int64(tx))
             f.set("eddystone.url", string: url)
         case 0x20:
             guard let version = p.u8(1) else { return short("TLM", p.count, 14, offset, &errors) }
-            frames.append("eddystone.tlm")
+            frames.append(.eddystoneTLM)
             f.set("eddystone.tlm.version", int: Int64(version))
             if version == 0x01 {
                 // Encrypted TLM (ETLM): the bytes are ciphertext; reading them as values would lie.
@@ -51,11 +51,11 @@ enum Eddystone {
             f.set("eddystone.tlm.uptime_s", double: Double(secs) / 10)
         case 0x30:
             guard p.count >= 10, let tx = p.i8(1) else { return short("EID", p.count, 10, offset, &errors) }
-            frames.append("eddystone.eid")
+            frames.append(.eddystoneEID)
             f.set("eddystone.tx_power", int: Int64(tx))
             f.set("eddystone.eid", string: Hex.string(p[2..<10]))
         default:
-            frames.append("eddystone.unknown")
+            frames.append(.eddystoneUnknown)
             f.set("eddystone.frame_type", int: Int64(type))
         }
     }
