@@ -15,8 +15,10 @@ struct ColumnBuffer {
     let name: String
     /// Which of the arrays holds the values; the first value decides.
     private var kind = Kind.empty
-    /// The rows that have a value, ascending; the k-th value belongs to `rows[k]`.
-    private var rows: [Int] = []
+    /// The rows that have a value, ascending; the k-th value belongs to `rows[k]`. `nil` while
+    /// every row so far has one (the k-th value is row k's): most columns of most sources
+    /// are never written to any other way, and then cost one array, not two.
+    private var rows: [Int]?
     private var ints: [Int64] = []
     private var doubles: [Double] = []
     private var strings: [String] = []
@@ -32,7 +34,7 @@ struct ColumnBuffer {
 
     /// The value of `row`, the last row, `nil` when it has none yet.
     func value(at row: Int) -> Value? {
-        guard rows.last == row else { return nil }
+        guard rows.map({ $0.last == row }) ?? (count == row + 1) else { return nil }
         switch kind {
         case .empty: return nil
         case .ints: return .int(ints[ints.count - 1])
@@ -42,20 +44,43 @@ struct ColumnBuffer {
         }
     }
 
+    /// How many values the column holds.
+    private var count: Int {
+        switch kind {
+        case .empty: return 0
+        case .ints: return ints.count
+        case .doubles: return doubles.count
+        case .strings: return strings.count
+        case .boxed: return boxed.count
+        }
+    }
+
     /// Sets the value of `row`, the row being filled, replacing a value it has.
     mutating func put(int v: Int64, row: Int) {
         if kind == .empty { start(.ints) }
-        if kind == .ints { Self.put(v, row: row, &ints, &rows) } else { put(.int(v), row: row) }
+        if kind == .ints {
+            Self.put(v, row: row, &ints, &rows, capacity: capacity)
+        } else {
+            put(.int(v), row: row)
+        }
     }
 
     mutating func put(double v: Double, row: Int) {
         if kind == .empty { start(.doubles) }
-        if kind == .doubles { Self.put(v, row: row, &doubles, &rows) } else { put(.double(v), row: row) }
+        if kind == .doubles {
+            Self.put(v, row: row, &doubles, &rows, capacity: capacity)
+        } else {
+            put(.double(v), row: row)
+        }
     }
 
     mutating func put(string v: String, row: Int) {
         if kind == .empty { start(.strings) }
-        if kind == .strings { Self.put(v, row: row, &strings, &rows) } else { put(.string(v), row: row) }
+        if kind == .strings {
+            Self.put(v, row: row, &strings, &rows, capacity: capacity)
+        } else {
+            put(.string(v), row: row)
+        }
     }
 
     mutating func put(_ v: Value, row: Int) {
@@ -73,13 +98,12 @@ struct ColumnBuffer {
             strings = []
             kind = .boxed
         }
-        Self.put(v, row: row, &boxed, &rows)
+        Self.put(v, row: row, &boxed, &rows, capacity: capacity)
     }
 
     /// The finished column, `count` rows long: unboxed when every row has a value.
     func column(rows count: Int) -> Column {
-        // Rows are ascending and below `count`, so as many of them as `count` means all.
-        if rows.count == count {
+        if rows == nil && self.count == count {
             switch kind {
             case .empty: return Column(name: name, nulls: count)
             case .ints: return Column(name: name, ints: ints)
@@ -90,7 +114,11 @@ struct ColumnBuffer {
         }
         var values = [Value](repeating: .null, count: count)
         func scatter<T>(_ a: [T], _ wrap: (T) -> Value) {
-            for (k, row) in rows.enumerated() { values[row] = wrap(a[k]) }
+            if let rows {
+                for (k, row) in rows.enumerated() { values[row] = wrap(a[k]) }
+            } else {
+                for (k, x) in a.enumerated() { values[k] = wrap(x) }
+            }
         }
         switch kind {
         case .empty: break
@@ -115,7 +143,6 @@ struct ColumnBuffer {
 
     private mutating func start(_ k: Kind) {
         kind = k
-        rows.reserveCapacity(capacity)
         switch k {
         case .ints: ints.reserveCapacity(capacity)
         case .doubles: doubles.reserveCapacity(capacity)
@@ -126,11 +153,25 @@ struct ColumnBuffer {
 
     /// Replaces the value of `row` when it is the last one written, else appends it.
     @inline(__always)
-    private static func put<T>(_ v: T, row: Int, _ a: inout [T], _ rows: inout [Int]) {
-        if rows.last == row {
+    private static func put<T>(_ v: T, row: Int, _ a: inout [T], _ rows: inout [Int]?, capacity: Int) {
+        if rows == nil {
+            if a.count == row {
+                a.append(v)
+                return
+            }
+            if a.count == row + 1 {
+                a[row] = v
+                return
+            }
+            // The first row without a value: from here on rows are listed.
+            var listed = Array(0..<a.count)
+            listed.reserveCapacity(capacity)
+            rows = listed
+        }
+        if rows!.last == row {
             a[a.count - 1] = v
         } else {
-            rows.append(row)
+            rows!.append(row)
             a.append(v)
         }
     }
