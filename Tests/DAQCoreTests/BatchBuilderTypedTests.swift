@@ -47,6 +47,44 @@ import Testing
         #expect(addresses == ["A0", "A1", "A2", "A0"] && rssi == [-60, -61, -62, -63])
     }
 
+    @Test func numericColumnsSomeRowsLackStaySparseAndStringOnesBoxed() {
+        var builder = BatchBuilder()
+        fill(&builder, rows: 4)
+        let batch = builder.finish()
+        guard case .sparseDoubles(let temperature) = batch.column("temperature")?.storage,
+            case .sparseInts(let major) = batch.column("major")?.storage,
+            case .values(let uuid) = batch.column("uuid")?.storage
+        else {
+            Issue.record("temperature and major should be sparse, uuid boxed")
+            return
+        }
+        #expect(temperature == [0, nil, 1, nil] && major == [nil, 1, nil, 3] && uuid == [.null, "U1", .null, "U3"])
+    }
+
+    @Test func sparseColumnsReadWriteAndSliceLikeBoxedOnes() {
+        var ints = Column(name: "i", values: [])
+        var sparse = BatchBuilder()
+        sparse.appendRow(uptime: 0, timestamp: 0) { $0.set("other", int: 0) }
+        sparse.appendRow(uptime: 1, timestamp: 1) { $0.set("i", int: 5) }
+        ints = sparse.finish().column("i") ?? ints
+        #expect(ints.boxedValues == [.null, 5] && ints.double(at: 1) == 5 && ints.double(at: 0) == nil)
+        ints.append(.int(6))
+        ints.append(.null)
+        ints.set(.int(4), at: 0)
+        #expect(ints.boxedValues == [4, 5, 6, .null])
+        guard case .sparseInts = ints.storage else {
+            Issue.record("ints and nulls should keep a sparse column sparse")
+            return
+        }
+        #expect(ints.slice(1..<3).boxedValues == [5, 6])
+        #expect(ints.filtered([true, false, false, true], kept: 2).boxedValues == [4, .null])
+        var joined = ints
+        joined.append(contentsOf: ints.slice(0..<1))
+        #expect(joined.boxedValues == [4, 5, 6, .null, 4])
+        ints.append(.string("x"))
+        #expect(ints.boxedValues == [4, 5, 6, .null, "x"])
+    }
+
     @Test func aSecondTypeOrAnExplicitNullBoxesTheColumnWithoutLosingValues() {
         var builder = BatchBuilder()
         builder.appendRow(uptime: 0, timestamp: 0) { $0.set("x", int: 1) }

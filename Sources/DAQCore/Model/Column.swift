@@ -12,6 +12,11 @@ public struct Column: Sendable {
         /// Strings, every value present; ``BatchBuilder`` makes these for text fields decoded
         /// per sample (addresses, hex payloads).
         case strings([String])
+        /// Integers some samples lack (`nil` reads as `null`); ``BatchBuilder`` makes these
+        /// for fields only some kinds of sample carry (the beacon fields of a mixed capture).
+        case sparseInts([Int64?])
+        /// Doubles some samples lack (`nil` reads as `null`).
+        case sparseDoubles([Double?])
         case values([Value])
     }
 
@@ -50,10 +55,10 @@ public struct Column: Sendable {
         storage = .strings(strings)
     }
 
-    /// Creates a column of boxed values as they are, for values known not to be all of one type.
-    init(name: String, boxed: [Value]) {
+    /// Creates a column with `storage` as it is, for a builder that chose it.
+    init(name: String, storage: Storage) {
         self.name = name
-        storage = .values(boxed)
+        self.storage = storage
     }
 
     /// Creates a column holding `count` nulls, used when a field first appears mid-batch.
@@ -69,6 +74,8 @@ public struct Column: Sendable {
         case .doubles(let a): return a.count
         case .ints(let a): return a.count
         case .strings(let a): return a.count
+        case .sparseInts(let a): return a.count
+        case .sparseDoubles(let a): return a.count
         case .values(let a): return a.count
         }
     }
@@ -80,6 +87,8 @@ public struct Column: Sendable {
         case .doubles(let a): return .double(a[index])
         case .ints(let a): return .int(a[index])
         case .strings(let a): return .string(a[index])
+        case .sparseInts(let a): return a[index].map { .int($0) } ?? .null
+        case .sparseDoubles(let a): return a[index].map { .double($0) } ?? .null
         case .values(let a): return a[index]
         }
     }
@@ -91,6 +100,8 @@ public struct Column: Sendable {
         case .doubles(let a): return a[index]
         case .ints(let a): return Double(a[index])
         case .strings: return nil
+        case .sparseInts(let a): return a[index].map { Double($0) }
+        case .sparseDoubles(let a): return a[index]
         case .values(let a): return a[index].doubleValue
         }
     }
@@ -126,6 +137,20 @@ public struct Column: Sendable {
                 storage = .values([])
                 a.append(s)
                 storage = .strings(a)
+                return
+            }
+        case .sparseInts(var a):
+            if let v = Self.unbox(value, { if case .int(let i) = $0 { return i }; return nil }) {
+                storage = .values([])
+                a.append(v)
+                storage = .sparseInts(a)
+                return
+            }
+        case .sparseDoubles(var a):
+            if let v = Self.unbox(value, { if case .double(let d) = $0 { return d }; return nil }) {
+                storage = .values([])
+                a.append(v)
+                storage = .sparseDoubles(a)
                 return
             }
         case .values(var a):
@@ -183,6 +208,20 @@ public struct Column: Sendable {
                 storage = .strings(a)
                 return
             }
+        case .sparseInts(var a):
+            if let v = Self.unbox(value, { if case .int(let i) = $0 { return i }; return nil }) {
+                storage = .values([])
+                a[index] = v
+                storage = .sparseInts(a)
+                return
+            }
+        case .sparseDoubles(var a):
+            if let v = Self.unbox(value, { if case .double(let d) = $0 { return d }; return nil }) {
+                storage = .values([])
+                a[index] = v
+                storage = .sparseDoubles(a)
+                return
+            }
         case .values(var a):
             storage = .values([])
             a[index] = value
@@ -201,6 +240,8 @@ public struct Column: Sendable {
         case .doubles(let a): return a.map { .double($0) }
         case .ints(let a): return a.map { .int($0) }
         case .strings(let a): return a.map { .string($0) }
+        case .sparseInts(let a): return a.map { $0.map { .int($0) } ?? .null }
+        case .sparseDoubles(let a): return a.map { $0.map { .double($0) } ?? .null }
         case .values(let a): return a
         }
     }
@@ -212,6 +253,8 @@ public struct Column: Sendable {
         case .doubles(let a): copy.storage = .doubles(Column.select(a, keep, kept))
         case .ints(let a): copy.storage = .ints(Column.select(a, keep, kept))
         case .strings(let a): copy.storage = .strings(Column.select(a, keep, kept))
+        case .sparseInts(let a): copy.storage = .sparseInts(Column.select(a, keep, kept))
+        case .sparseDoubles(let a): copy.storage = .sparseDoubles(Column.select(a, keep, kept))
         case .values(let a): copy.storage = .values(Column.select(a, keep, kept))
         }
         return copy
@@ -224,6 +267,8 @@ public struct Column: Sendable {
         case .doubles(let a): copy.storage = .doubles(Array(a[range]))
         case .ints(let a): copy.storage = .ints(Array(a[range]))
         case .strings(let a): copy.storage = .strings(Array(a[range]))
+        case .sparseInts(let a): copy.storage = .sparseInts(Array(a[range]))
+        case .sparseDoubles(let a): copy.storage = .sparseDoubles(Array(a[range]))
         case .values(let a): copy.storage = .values(Array(a[range]))
         }
         return copy
@@ -244,6 +289,14 @@ public struct Column: Sendable {
             storage = .values([])
             a.append(contentsOf: b)
             storage = .strings(a)
+        case (.sparseInts(var a), .sparseInts(let b)):
+            storage = .values([])
+            a.append(contentsOf: b)
+            storage = .sparseInts(a)
+        case (.sparseDoubles(var a), .sparseDoubles(let b)):
+            storage = .values([])
+            a.append(contentsOf: b)
+            storage = .sparseDoubles(a)
         default:
             if count == 0 {
                 storage = other.storage
@@ -254,6 +307,13 @@ public struct Column: Sendable {
                 storage = .values(boxed)
             }
         }
+    }
+
+    /// `value` as an element of a sparse column: `.some(nil)` for a null, `.some(x)` for a
+    /// value `payload` extracts, `nil` for a value of another type.
+    private static func unbox<T>(_ value: Value, _ payload: (Value) -> T?) -> T?? {
+        if case .null = value { return .some(nil) }
+        return payload(value).map { .some($0) }
     }
 
     private static func select<T>(_ a: [T], _ keep: [Bool], _ kept: Int) -> [T] {

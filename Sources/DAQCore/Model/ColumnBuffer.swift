@@ -4,7 +4,9 @@
 /// In a capture where iBeacon, Ruuvi and Eddystone reports alternate, most columns lack a
 /// value in most rows. Padding each gap with a null as it appeared, and boxing every value
 /// to make room for those nulls, cost more than decoding the reports; here a write appends a
-/// row number and a value, and ``column(rows:)`` lays out the nulls once per batch.
+/// row number and a value, and ``column(rows:)`` lays out the gaps once per batch, as a
+/// sparse column of numbers (`[Int64?]`, `[Double?]`), which is also cheaper to free than
+/// boxes.
 ///
 /// Each type has its own stored array rather than a case of an enum: taking an array out of
 /// an enum to append to it left a second reference behind often enough that every append
@@ -101,7 +103,8 @@ struct ColumnBuffer {
         Self.put(v, row: row, &boxed, &rows, capacity: capacity)
     }
 
-    /// The finished column, `count` rows long: unboxed when every row has a value.
+    /// The finished column, `count` rows long: unboxed when every row has a value, sparse
+    /// (`nil` for a missing row) when the values are of one type, else boxed.
     func column(rows count: Int) -> Column {
         if rows == nil && self.count == count {
             switch kind {
@@ -109,25 +112,31 @@ struct ColumnBuffer {
             case .ints: return Column(name: name, ints: ints)
             case .doubles: return Column(name: name, doubles: doubles)
             case .strings: return Column(name: name, strings: strings)
-            case .boxed: return Column(name: name, boxed: boxed)
-            }
-        }
-        var values = [Value](repeating: .null, count: count)
-        func scatter<T>(_ a: [T], _ wrap: (T) -> Value) {
-            if let rows {
-                for (k, row) in rows.enumerated() { values[row] = wrap(a[k]) }
-            } else {
-                for (k, x) in a.enumerated() { values[k] = wrap(x) }
+            case .boxed: return Column(name: name, storage: .values(boxed))
             }
         }
         switch kind {
-        case .empty: break
-        case .ints: scatter(ints) { .int($0) }
-        case .doubles: scatter(doubles) { .double($0) }
-        case .strings: scatter(strings) { .string($0) }
-        case .boxed: scatter(boxed) { $0 }
+        case .empty: return Column(name: name, nulls: count)
+        case .ints: return Column(name: name, storage: .sparseInts(scatter(ints, count, gap: nil) { $0 }))
+        case .doubles: return Column(name: name, storage: .sparseDoubles(scatter(doubles, count, gap: nil) { $0 }))
+        // Boxed rather than `[String?]`: freeing an optional string goes through generic code
+        // that cost three times as much as freeing a `Value`.
+        case .strings: return Column(name: name, storage: .values(scatter(strings, count, gap: .null) { .string($0) }))
+        case .boxed: return Column(name: name, storage: .values(scatter(boxed, count, gap: .null) { $0 }))
         }
-        return Column(name: name, boxed: values)
+    }
+
+    /// `values` laid out at their rows in an array of `count`, `gap` elsewhere. Inlined, so
+    /// each element type gets its own loop rather than one through type metadata.
+    @inline(__always)
+    private func scatter<T, U>(_ values: [T], _ count: Int, gap: U, _ wrap: (T) -> U) -> [U] {
+        var out = [U](repeating: gap, count: count)
+        if let rows {
+            for (k, row) in rows.enumerated() { out[row] = wrap(values[k]) }
+        } else {
+            for (k, x) in values.enumerated() { out[k] = wrap(x) }
+        }
+        return out
     }
 
     /// The values so far boxed, one per entry of `rows`.
