@@ -19,6 +19,12 @@ public struct AdvertisingDecoder: Sendable {
 
     /// Appends the decoded fields of `data` to `fields`.
     public func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter) {
+        var texts = HexTexts()
+        decode(data, into: &fields, texts: &texts)
+    }
+
+    /// ``decode(_:into:)``, reusing the hex texts of byte strings seen in earlier reports.
+    func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter, texts: inout HexTexts) {
         var frames = FrameList()
         var errors: [Value] = []
         var services: [Value] = []
@@ -38,7 +44,7 @@ public struct AdvertisingDecoder: Sendable {
             }
             let type = data[i + 1]
             let body = UnsafeRawBufferPointer(rebasing: data[(i + 2)..<(i + 1 + length)])
-            structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors)
+            structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors, texts: &texts)
             i += 1 + length
         }
         if !services.isEmpty { fields["services"] = .array(services) }
@@ -48,7 +54,7 @@ public struct AdvertisingDecoder: Sendable {
 
     private func structure(
         _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
-        services: inout [Value], errors: inout [Value]
+        services: inout [Value], errors: inout [Value], texts: inout HexTexts
     ) {
         switch type {
         case 0x01:
@@ -68,7 +74,7 @@ public struct AdvertisingDecoder: Sendable {
             }
             let payload = UnsafeRawBufferPointer(rebasing: body[2...])
             if uuid == 0xFEAA {
-                Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+                Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
             } else {
                 f.set("service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]), string: Hex.string(payload))
             }
@@ -81,7 +87,7 @@ public struct AdvertisingDecoder: Sendable {
             let uuid = size == 4 ? Hex.string(littleEndian: body[0..<4]) : Hex.uuid(littleEndian: body[0..<16])
             f.set("service_data." + uuid, string: Hex.string(body[size...]))
         case 0xFF:
-            manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors)
+            manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors, texts: &texts)
         default:
             break
         }
@@ -99,20 +105,23 @@ public struct AdvertisingDecoder: Sendable {
         }
     }
 
-    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
+    private func manufacturer(
+        _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard let company = body.u16le(0) else {
             errors.append(.string("offset \(offset): manufacturer data shorter than its company identifier"))
             return
         }
         let payload = UnsafeRawBufferPointer(rebasing: body[2...])
         f.set("manufacturer_id", int: Int64(company))
-        f.set("manufacturer_data", string: Hex.string(payload))
+        f.set("manufacturer_data", string: texts.text(body[2...], .plain))
         if company == 0x004C, payload.u8(0) == 0x02 {
-            IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if company == 0x0499, payload.u8(0) == 0x05 {
-            RuuviRAWv2.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            RuuviRAWv2.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if payload.u16be(0) == 0xBEAC {
-            AltBeacon.decode(payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            AltBeacon.decode(payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if let d = custom.first(where: { $0.matches(company: company, payload) }) {
             d.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
         }

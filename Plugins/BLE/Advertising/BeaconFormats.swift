@@ -3,13 +3,16 @@ import DAQCore
 /// Apple iBeacon: 0x02 0x15, proximity UUID (16 bytes), major, minor (big-endian), measured
 /// power (signed, dBm at 1 m).
 enum IBeacon {
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
+    static func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard p.u8(1) == 0x15, p.count >= 23, let major = p.u16be(18), let minor = p.u16be(20), let power = p.i8(22) else {
             errors.append(.string("offset \(offset): iBeacon frame of \(p.count) bytes, expected 23"))
             return
         }
         frames.append(.ibeacon)
-        f.set("ibeacon.uuid", string: Hex.uuid(p[2..<18]))
+        f.set("ibeacon.uuid", string: texts.text(p[2..<18], .uuid))
         f.set("ibeacon.major", int: Int64(major))
         f.set("ibeacon.minor", int: Int64(minor))
         f.set("ibeacon.measured_power", int: Int64(power))
@@ -20,14 +23,15 @@ enum IBeacon {
 /// reserved for the manufacturer.
 enum AltBeacon {
     static func decode(
-        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]
+        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
     ) {
         guard p.count >= 24, let rssi = p.i8(22), let reserved = p.u8(23) else {
             errors.append(.string("offset \(offset): AltBeacon frame of \(p.count) bytes, expected 24"))
             return
         }
         frames.append(.altbeacon)
-        f.set("altbeacon.id", string: Hex.string(p[2..<22]))
+        f.set("altbeacon.id", string: texts.text(p[2..<22], .plain))
         f.set("altbeacon.reference_rssi", int: Int64(rssi))
         f.set("altbeacon.mfg_reserved", int: Int64(reserved))
         f.set("altbeacon.company", int: Int64(company))
@@ -37,7 +41,10 @@ enum AltBeacon {
 /// Ruuvi data format 5 (RAWv2): a sensor beacon with temperature, humidity, pressure and
 /// 3-axis acceleration. Each "not available" value becomes null.
 enum RuuviRAWv2 {
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
+    static func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard p.count >= 24, let rawT = p.u16be(1), let h = p.u16be(3), let pr = p.u16be(5), let ax = p.u16be(7),
             let ay = p.u16be(9), let az = p.u16be(11), let power = p.u16be(13), let move = p.u8(15), let seq = p.u16be(16)
         else {
@@ -58,7 +65,7 @@ enum RuuviRAWv2 {
         f.set("ruuvi.movement_counter", int: move == 255 ? nil : Int64(move))
         f.set("ruuvi.sequence", int: seq == 65535 ? nil : Int64(seq))
         let mac = p[18..<24]
-        f.set("ruuvi.mac", string: mac.allSatisfy({ $0 == 0xFF }) ? nil : Hex.string(mac, separator: UInt8(ascii: ":")))
+        f.set("ruuvi.mac", string: mac.allSatisfy({ $0 == 0xFF }) ? nil : texts.text(mac, .colons))
     }
 
     /// One axis in mg; 0x8000 means not available.

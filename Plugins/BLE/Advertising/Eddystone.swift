@@ -5,7 +5,10 @@ enum Eddystone {
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
 
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
+    static func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard let type = p.u8(0) else {
             errors.append(.string("offset \(offset): Eddystone frame without a frame type"))
             return
@@ -15,7 +18,7 @@ enum Eddystone {
             guard p.count >= 18, let ranging = p.i8(1) else { return short("UID", p.count, 18, offset, &errors) }
             frames.append(.eddystoneUID)
             f.set("eddystone.ranging_data", int: Int64(ranging))
-            f.set("eddystone.namespace", string: Hex.string(p[2..<12]))
+            f.set("eddystone.namespace", string: texts.text(p[2..<12], .plain))
             f.set("eddystone.instance", string: Hex.string(p[12..<18]))
         case 0x10:
             guard p.count >= 3, let tx = p.i8(1), let scheme = p.u8(2) else { return short("URL", p.count, 3, offset, &errors) }

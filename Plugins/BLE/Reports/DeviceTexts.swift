@@ -18,6 +18,8 @@ struct DeviceTexts {
         var dataHex = ""
     }
 
+    /// Texts of byte strings inside the data (UUIDs, manufacturer data), for the decoder.
+    var hex = HexTexts()
     /// Made on first use: a source that is never read costs nothing.
     private var entries: [Entry] = []
     private static let slots = 64

@@ -39,7 +39,7 @@ struct LEReport {
         f.set("event_type", string: eventType)
         f.set("rssi", int: rssi.map { Int64($0) })
         if let txPower { f.set("adv_tx_power", int: Int64(txPower)) }
-        decoder.decode(data, into: &f)
+        decoder.decode(data, into: &f, texts: &texts.hex)
         f.set("data", string: texts.data(self))
     }
 }
