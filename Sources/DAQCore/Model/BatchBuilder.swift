@@ -27,12 +27,20 @@ public struct BatchBuilder {
     /// The typed setters (``set(_:int:)`` and its siblings) keep values unboxed; the
     /// subscript takes any ``Value``.
     public struct Row: FieldWriter {
-        fileprivate var columns: [ColumnBuffer]
-        fileprivate var successors: ColumnSuccessors
-        fileprivate let row: Int
-        fileprivate let capacity: Int
+        @usableFromInline var columns: [ColumnBuffer]
+        @usableFromInline var successors: ColumnSuccessors
+        @usableFromInline let row: Int
+        @usableFromInline let capacity: Int
         /// The column written last in this row, -1 before the first.
-        fileprivate var previous = -1
+        @usableFromInline var previous = -1
+
+        @usableFromInline
+        init(columns: [ColumnBuffer], successors: ColumnSuccessors, row: Int, capacity: Int) {
+            self.columns = columns
+            self.successors = successors
+            self.row = row
+            self.capacity = capacity
+        }
 
         public subscript(key: String) -> Value? {
             get {
@@ -47,18 +55,21 @@ public struct BatchBuilder {
         }
 
         /// Writes an integer field, unboxed.
+        @inlinable
         public mutating func set(_ key: String, int value: Int64) {
             let i = column(key)
             columns[i].put(int: value, row: row)
         }
 
         /// Writes a double field, unboxed.
+        @inlinable
         public mutating func set(_ key: String, double value: Double) {
             let i = column(key)
             columns[i].put(double: value, row: row)
         }
 
         /// Writes a string field, unboxed.
+        @inlinable
         public mutating func set(_ key: String, string value: String) {
             let i = column(key)
             columns[i].put(string: value, row: row)
@@ -66,7 +77,8 @@ public struct BatchBuilder {
 
         /// The index of column `key`, added when missing: first the columns that followed
         /// the previous one before, then a search by name.
-        private mutating func column(_ key: String) -> Int {
+        @inlinable
+        mutating func column(_ key: String) -> Int {
             var i = successors.guess(after: previous, key, in: columns)
             if i < 0 {
                 i = find(key)
@@ -76,7 +88,8 @@ public struct BatchBuilder {
             return i
         }
 
-        private mutating func find(_ key: String) -> Int {
+        @usableFromInline
+        mutating func find(_ key: String) -> Int {
             let length = key.utf8.count
             // Lengths first: most names differ in length, and comparing them costs nothing.
             if let i = columns.firstIndex(where: { $0.name.utf8.count == length && $0.name == key }) { return i }

@@ -11,23 +11,24 @@
 /// Each type has its own stored array rather than a case of an enum: taking an array out of
 /// an enum to append to it left a second reference behind often enough that every append
 /// copied the whole array.
+@usableFromInline
 struct ColumnBuffer {
-    private enum Kind { case empty, ints, doubles, strings, boxed }
+    @usableFromInline enum Kind { case empty, ints, doubles, strings, boxed }
 
-    let name: String
+    @usableFromInline let name: String
     /// Which of the arrays holds the values; the first value decides.
-    private var kind = Kind.empty
+    @usableFromInline var kind = Kind.empty
     /// The rows that have a value, ascending; the k-th value belongs to `rows[k]`. `nil` while
     /// every row so far has one (the k-th value is row k's): most columns of most sources
     /// are never written to any other way, and then cost one array, not two.
-    private var rows: [Int]?
-    private var ints: [Int64] = []
-    private var doubles: [Double] = []
-    private var strings: [String] = []
+    @usableFromInline var rows: [Int]?
+    @usableFromInline var ints: [Int64] = []
+    @usableFromInline var doubles: [Double] = []
+    @usableFromInline var strings: [String] = []
     /// Values of mixed types, or with a null written on purpose.
     private var boxed: [Value] = []
     /// Room reserved for a new array: the builder's expected batch length.
-    private let capacity: Int
+    @usableFromInline let capacity: Int
 
     init(name: String, capacity: Int) {
         self.name = name
@@ -58,6 +59,7 @@ struct ColumnBuffer {
     }
 
     /// Sets the value of `row`, the row being filled, replacing a value it has.
+    @inlinable
     mutating func put(int v: Int64, row: Int) {
         if kind == .empty { start(.ints) }
         if kind == .ints {
@@ -67,6 +69,7 @@ struct ColumnBuffer {
         }
     }
 
+    @inlinable
     mutating func put(double v: Double, row: Int) {
         if kind == .empty { start(.doubles) }
         if kind == .doubles {
@@ -76,6 +79,7 @@ struct ColumnBuffer {
         }
     }
 
+    @inlinable
     mutating func put(string v: String, row: Int) {
         if kind == .empty { start(.strings) }
         if kind == .strings {
@@ -85,6 +89,7 @@ struct ColumnBuffer {
         }
     }
 
+    @usableFromInline
     mutating func put(_ v: Value, row: Int) {
         switch v {
         case .int(let i) where kind == .ints || kind == .empty: return put(int: i, row: row)
@@ -150,7 +155,8 @@ struct ColumnBuffer {
         }
     }
 
-    private mutating func start(_ k: Kind) {
+    @usableFromInline
+    mutating func start(_ k: Kind) {
         kind = k
         switch k {
         case .ints: ints.reserveCapacity(capacity)
@@ -161,8 +167,8 @@ struct ColumnBuffer {
     }
 
     /// Replaces the value of `row` when it is the last one written, else appends it.
-    @inline(__always)
-    private static func put<T>(_ v: T, row: Int, _ a: inout [T], _ rows: inout [Int]?, capacity: Int) {
+    @inlinable @inline(__always)
+    static func put<T>(_ v: T, row: Int, _ a: inout [T], _ rows: inout [Int]?, capacity: Int) {
         if rows == nil {
             if a.count == row {
                 a.append(v)

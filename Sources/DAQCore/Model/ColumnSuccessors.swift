@@ -5,14 +5,18 @@
 /// kinds of sample alternate (an iBeacon report after a Ruuvi one), the one before that. A
 /// guess is checked against the name, so a wrong one only costs the search it was meant to
 /// save. Names the same literal compare by identity, without reading their bytes.
+@usableFromInline
 struct ColumnSuccessors {
     /// `recent[previous + 1]` is the column written after column `previous` (-1: at the start
     /// of a row) the last time; `older` the one before that; -1 when none.
-    private var recent: [Int] = []
-    private var older: [Int] = []
+    @usableFromInline var recent: [Int] = []
+    @usableFromInline var older: [Int] = []
+
+    @usableFromInline init() {}
 
     /// The index of the column named `name` among `columns` when it is one of the two that
     /// followed `previous` before, else -1.
+    @inlinable
     func guess(after previous: Int, _ name: String, in columns: [ColumnBuffer]) -> Int {
         let k = previous + 1
         guard k < recent.count else { return -1 }
@@ -24,6 +28,7 @@ struct ColumnSuccessors {
     }
 
     /// Records that column `column` followed `previous`.
+    @usableFromInline
     mutating func learn(_ column: Int, after previous: Int) {
         let k = previous + 1
         if k >= recent.count {
