@@ -2,7 +2,7 @@
 //
 //   swift run -c release daq-bench replay-timing [RECORDING] [SECONDS]
 //   swift run -c release daq-bench ble-decode [CAPTURE] [REPORTS]
-//   swift run -c release daq-bench batch-fill [ROWS]
+//   swift run -c release daq-bench batch-fill [ROWS] [--typed]
 //   swift run -c release daq-bench resolve [IDS] [HITS]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
@@ -69,7 +69,8 @@ case "replay-timing":
     let rest = Array(args.dropFirst())
     try replayTiming(recording: rest.first ?? "recordings/walk.csv", seconds: rest.count > 1 ? Double(rest[1]) ?? 20 : 20)
 case "batch-fill":
-    batchFill(rows: args.count > 1 ? Int(args[args.startIndex + 1]) ?? 2_000_000 : 2_000_000)
+    let rest = args.dropFirst().filter { $0 != "--typed" }
+    batchFill(rows: rest.first.flatMap { Int($0) } ?? 2_000_000, typed: args.contains("--typed"))
 case "ble-decode":
     let rest = Array(args.dropFirst())
     try bleDecode(capture: rest.first ?? "recordings/beacons.btsnoop", reports: rest.count > 1 ? Int(rest[1]) ?? 2_000_000 : 2_000_000)
@@ -77,6 +78,6 @@ case "resolve":
     let rest = Array(args.dropFirst())
     try resolveBench(ids: rest.first.flatMap { Int($0) } ?? 20_000, hits: rest.count > 1 ? Int(rest[1]) ?? 5_000_000 : 5_000_000)
 default:
-    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] | resolve [IDS] [HITS]")
+    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS]")
     exit(64)
 }

@@ -19,7 +19,13 @@ public struct AdvertisingDecoder: Sendable {
 
     /// Appends the decoded fields of `data` to `fields`.
     public func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter) {
-        var frames: [Value] = []
+        var texts = HexTexts()
+        decode(data, into: &fields, texts: &texts)
+    }
+
+    /// ``decode(_:into:)``, reusing the hex texts of byte strings seen in earlier reports.
+    func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter, texts: inout HexTexts) {
+        var frames = FrameList()
         var errors: [Value] = []
         var services: [Value] = []
         var i = 0
@@ -38,29 +44,29 @@ public struct AdvertisingDecoder: Sendable {
             }
             let type = data[i + 1]
             let body = UnsafeRawBufferPointer(rebasing: data[(i + 2)..<(i + 1 + length)])
-            structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors)
+            structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors, texts: &texts)
             i += 1 + length
         }
         if !services.isEmpty { fields["services"] = .array(services) }
-        if !frames.isEmpty { fields["frames"] = .array(frames) }
+        if !frames.isEmpty { fields["frames"] = frames.value }
         if !errors.isEmpty { fields["errors"] = .array(errors) }
     }
 
     private func structure(
-        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value],
-        services: inout [Value], errors: inout [Value]
+        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        services: inout [Value], errors: inout [Value], texts: inout HexTexts
     ) {
         switch type {
         case 0x01:
-            if let flags = body.u8(0) { f["flags"] = .int(Int64(flags)) }
+            if let flags = body.u8(0) { f.set("flags", int: Int64(flags)) }
         case 0x02, 0x03: uuids(body, size: 2, at: offset, into: &services, errors: &errors)
         case 0x04, 0x05: uuids(body, size: 4, at: offset, into: &services, errors: &errors)
         case 0x06, 0x07: uuids(body, size: 16, at: offset, into: &services, errors: &errors)
         case 0x08, 0x09:
             // A complete name wins over a shortened one.
-            if type == 0x09 || f["name"] == nil { f["name"] = .string(String(decoding: body, as: UTF8.self)) }
+            if type == 0x09 || f["name"] == nil { f.set("name", string: String(decoding: body, as: UTF8.self)) }
         case 0x0A:
-            if let p = body.i8(0) { f["tx_power"] = .int(Int64(p)) }
+            if let p = body.i8(0) { f.set("tx_power", int: Int64(p)) }
         case 0x16:
             guard let uuid = body.u16le(0) else {
                 errors.append(.string("offset \(offset): service data shorter than its 16-bit UUID"))
@@ -68,9 +74,9 @@ public struct AdvertisingDecoder: Sendable {
             }
             let payload = UnsafeRawBufferPointer(rebasing: body[2...])
             if uuid == 0xFEAA {
-                Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+                Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
             } else {
-                f["service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)])] = .string(Hex.string(payload))
+                f.set("service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]), string: Hex.string(payload))
             }
         case 0x20, 0x21:
             let size = type == 0x20 ? 4 : 16
@@ -78,10 +84,10 @@ public struct AdvertisingDecoder: Sendable {
                 errors.append(.string("offset \(offset): service data shorter than its \(size * 8)-bit UUID"))
                 return
             }
-            let uuid = size == 4 ? Hex.string(body[0..<4].reversed()) : Hex.uuid(body[0..<16].reversed())
-            f["service_data." + uuid] = .string(Hex.string(body[size...]))
+            let uuid = size == 4 ? Hex.string(littleEndian: body[0..<4]) : Hex.uuid(littleEndian: body[0..<16])
+            f.set("service_data." + uuid, string: Hex.string(body[size...]))
         case 0xFF:
-            manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors)
+            manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors, texts: &texts)
         default:
             break
         }
@@ -94,25 +100,28 @@ public struct AdvertisingDecoder: Sendable {
         var i = 0
         while i + size <= body.count {
             let le = body[i..<(i + size)]
-            services.append(.string(size == 16 ? Hex.uuid(le.reversed()) : Hex.string(le.reversed())))
+            services.append(.string(size == 16 ? Hex.uuid(littleEndian: le) : Hex.string(littleEndian: le)))
             i += size
         }
     }
 
-    private func manufacturer(_ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    private func manufacturer(
+        _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard let company = body.u16le(0) else {
             errors.append(.string("offset \(offset): manufacturer data shorter than its company identifier"))
             return
         }
         let payload = UnsafeRawBufferPointer(rebasing: body[2...])
-        f["manufacturer_id"] = .int(Int64(company))
-        f["manufacturer_data"] = .string(Hex.string(payload))
+        f.set("manufacturer_id", int: Int64(company))
+        f.set("manufacturer_data", string: texts.text(body[2...], .plain))
         if company == 0x004C, payload.u8(0) == 0x02 {
-            IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if company == 0x0499, payload.u8(0) == 0x05 {
-            RuuviRAWv2.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            RuuviRAWv2.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if payload.u16be(0) == 0xBEAC {
-            AltBeacon.decode(payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors)
+            AltBeacon.decode(payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if let d = custom.first(where: { $0.matches(company: company, payload) }) {
             d.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
         }

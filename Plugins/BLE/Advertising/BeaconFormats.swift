@@ -3,16 +3,19 @@ import DAQCore
 /// Apple iBeacon: 0x02 0x15, proximity UUID (16 bytes), major, minor (big-endian), measured
 /// power (signed, dBm at 1 m).
 enum IBeacon {
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    static func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard p.u8(1) == 0x15, p.count >= 23, let major = p.u16be(18), let minor = p.u16be(20), let power = p.i8(22) else {
             errors.append(.string("offset \(offset): iBeacon frame of \(p.count) bytes, expected 23"))
             return
         }
-        frames.append("ibeacon")
-        f["ibeacon.uuid"] = .string(Hex.uuid(p[2..<18]))
-        f["ibeacon.major"] = .int(Int64(major))
-        f["ibeacon.minor"] = .int(Int64(minor))
-        f["ibeacon.measured_power"] = .int(Int64(power))
+        frames.append(.ibeacon)
+        f.set("ibeacon.uuid", string: texts.text(p[2..<18], .uuid))
+        f.set("ibeacon.major", int: Int64(major))
+        f.set("ibeacon.minor", int: Int64(minor))
+        f.set("ibeacon.measured_power", int: Int64(power))
     }
 }
 
@@ -20,49 +23,53 @@ enum IBeacon {
 /// reserved for the manufacturer.
 enum AltBeacon {
     static func decode(
-        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]
+        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
     ) {
         guard p.count >= 24, let rssi = p.i8(22), let reserved = p.u8(23) else {
             errors.append(.string("offset \(offset): AltBeacon frame of \(p.count) bytes, expected 24"))
             return
         }
-        frames.append("altbeacon")
-        f["altbeacon.id"] = .string(Hex.string(p[2..<22]))
-        f["altbeacon.reference_rssi"] = .int(Int64(rssi))
-        f["altbeacon.mfg_reserved"] = .int(Int64(reserved))
-        f["altbeacon.company"] = .int(Int64(company))
+        frames.append(.altbeacon)
+        f.set("altbeacon.id", string: texts.text(p[2..<22], .plain))
+        f.set("altbeacon.reference_rssi", int: Int64(rssi))
+        f.set("altbeacon.mfg_reserved", int: Int64(reserved))
+        f.set("altbeacon.company", int: Int64(company))
     }
 }
 
 /// Ruuvi data format 5 (RAWv2): a sensor beacon with temperature, humidity, pressure and
 /// 3-axis acceleration. Each "not available" value becomes null.
 enum RuuviRAWv2 {
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    static func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard p.count >= 24, let rawT = p.u16be(1), let h = p.u16be(3), let pr = p.u16be(5), let ax = p.u16be(7),
             let ay = p.u16be(9), let az = p.u16be(11), let power = p.u16be(13), let move = p.u8(15), let seq = p.u16be(16)
         else {
             errors.append(.string("offset \(offset): Ruuvi RAWv2 frame of \(p.count) bytes, expected 24"))
             return
         }
-        frames.append("ruuvi.rawv2")
+        frames.append(.ruuviRAWv2)
         let t = Int16(bitPattern: rawT)
-        f["ruuvi.temperature"] = rawT == 0x8000 ? .null : .double(Double(t) * 0.005)
-        f["ruuvi.humidity"] = h == 0xFFFF ? .null : .double(Double(h) * 0.0025)
-        f["ruuvi.pressure"] = pr == 0xFFFF ? .null : .int(Int64(pr) + 50000)
-        f["ruuvi.acceleration_x"] = acceleration(ax)
-        f["ruuvi.acceleration_y"] = acceleration(ay)
-        f["ruuvi.acceleration_z"] = acceleration(az)
+        f.set("ruuvi.temperature", double: rawT == 0x8000 ? nil : Double(t) * 0.005)
+        f.set("ruuvi.humidity", double: h == 0xFFFF ? nil : Double(h) * 0.0025)
+        f.set("ruuvi.pressure", int: pr == 0xFFFF ? nil : Int64(pr) + 50000)
+        f.set("ruuvi.acceleration_x", int: acceleration(ax))
+        f.set("ruuvi.acceleration_y", int: acceleration(ay))
+        f.set("ruuvi.acceleration_z", int: acceleration(az))
         let battery = power >> 5, tx = power & 0x1F
-        f["ruuvi.battery_mv"] = battery == 2047 ? .null : .int(Int64(battery) + 1600)
-        f["ruuvi.tx_power"] = tx == 31 ? .null : .int(Int64(tx) * 2 - 40)
-        f["ruuvi.movement_counter"] = move == 255 ? .null : .int(Int64(move))
-        f["ruuvi.sequence"] = seq == 65535 ? .null : .int(Int64(seq))
+        f.set("ruuvi.battery_mv", int: battery == 2047 ? nil : Int64(battery) + 1600)
+        f.set("ruuvi.tx_power", int: tx == 31 ? nil : Int64(tx) * 2 - 40)
+        f.set("ruuvi.movement_counter", int: move == 255 ? nil : Int64(move))
+        f.set("ruuvi.sequence", int: seq == 65535 ? nil : Int64(seq))
         let mac = p[18..<24]
-        f["ruuvi.mac"] = mac.allSatisfy({ $0 == 0xFF }) ? .null : .string(Hex.string(mac, separator: UInt8(ascii: ":")))
+        f.set("ruuvi.mac", string: mac.allSatisfy({ $0 == 0xFF }) ? nil : texts.text(mac, .colons))
     }
 
     /// One axis in mg; 0x8000 means not available.
-    private static func acceleration(_ raw: UInt16) -> Value {
-        raw == 0x8000 ? .null : .int(Int64(Int16(bitPattern: raw)))
+    private static func acceleration(_ raw: UInt16) -> Int64? {
+        raw == 0x8000 ? nil : Int64(Int16(bitPattern: raw))
     }
 }

@@ -5,7 +5,10 @@ enum Eddystone {
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
 
-    static func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
+    static func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        errors: inout [Value], texts: inout HexTexts
+    ) {
         guard let type = p.u8(0) else {
             errors.append(.string("offset \(offset): Eddystone frame without a frame type"))
             return
@@ -13,10 +16,10 @@ enum Eddystone {
         switch type {
         case 0x00:
             guard p.count >= 18, let ranging = p.i8(1) else { return short("UID", p.count, 18, offset, &errors) }
-            frames.append("eddystone.uid")
-            f["eddystone.ranging_data"] = .int(Int64(ranging))
-            f["eddystone.namespace"] = .string(Hex.string(p[2..<12]))
-            f["eddystone.instance"] = .string(Hex.string(p[12..<18]))
+            frames.append(.eddystoneUID)
+            f.set("eddystone.ranging_data", int: Int64(ranging))
+            f.set("eddystone.namespace", string: texts.text(p[2..<12], .plain))
+            f.set("eddystone.instance", string: Hex.string(p[12..<18]))
         case 0x10:
             guard p.count >= 3, let tx = p.i8(1), let scheme = p.u8(2) else { return short("URL", p.count, 3, offset, &errors) }
             guard Int(scheme) < schemes.count else {
@@ -27,36 +30,36 @@ enum Eddystone {
             for b in p[3...] {
                 if Int(b) < expansions.count { url += expansions[Int(b)] } else if b > 0x20 && b < 0x7F { url.append(Character(Unicode.Scalar(b))) }
             }
-            frames.append("eddystone.url")
-            f["eddystone.tx_power"] = .int(Int64(tx))
-            f["eddystone.url"] = .string(url)
+            frames.append(.eddystoneURL)
+            f.set("eddystone.tx_power", int: Int64(tx))
+            f.set("eddystone.url", string: url)
         case 0x20:
             guard let version = p.u8(1) else { return short("TLM", p.count, 14, offset, &errors) }
-            frames.append("eddystone.tlm")
-            f["eddystone.tlm.version"] = .int(Int64(version))
+            frames.append(.eddystoneTLM)
+            f.set("eddystone.tlm.version", int: Int64(version))
             if version == 0x01 {
                 // Encrypted TLM (ETLM): the bytes are ciphertext; reading them as values would lie.
                 f["eddystone.tlm.encrypted"] = .bool(true)
-                f["eddystone.tlm.data"] = .string(Hex.string(p[2...]))
+                f.set("eddystone.tlm.data", string: Hex.string(p[2...]))
                 return
             }
             guard p.count >= 14, let battery = p.u16be(2), let temp = p.u16be(4), let count = p.u32be(6), let secs = p.u32be(10) else {
                 return short("TLM", p.count, 14, offset, &errors)
             }
             f["eddystone.tlm.encrypted"] = .bool(false)
-            f["eddystone.tlm.battery_mv"] = battery == 0 ? .null : .int(Int64(battery))
+            f.set("eddystone.tlm.battery_mv", int: battery == 0 ? nil : Int64(battery))
             // 8.8 signed fixed point; 0x8000 means the beacon has no sensor.
-            f["eddystone.tlm.temperature"] = temp == 0x8000 ? .null : .double(Double(Int16(bitPattern: temp)) / 256)
-            f["eddystone.tlm.adv_count"] = .int(Int64(count))
-            f["eddystone.tlm.uptime_s"] = .double(Double(secs) / 10)
+            f.set("eddystone.tlm.temperature", double: temp == 0x8000 ? nil : Double(Int16(bitPattern: temp)) / 256)
+            f.set("eddystone.tlm.adv_count", int: Int64(count))
+            f.set("eddystone.tlm.uptime_s", double: Double(secs) / 10)
         case 0x30:
             guard p.count >= 10, let tx = p.i8(1) else { return short("EID", p.count, 10, offset, &errors) }
-            frames.append("eddystone.eid")
-            f["eddystone.tx_power"] = .int(Int64(tx))
-            f["eddystone.eid"] = .string(Hex.string(p[2..<10]))
+            frames.append(.eddystoneEID)
+            f.set("eddystone.tx_power", int: Int64(tx))
+            f.set("eddystone.eid", string: Hex.string(p[2..<10]))
         default:
-            frames.append("eddystone.unknown")
-            f["eddystone.frame_type"] = .int(Int64(type))
+            frames.append(.eddystoneUnknown)
+            f.set("eddystone.frame_type", int: Int64(type))
         }
     }
 

@@ -8,43 +8,80 @@ enum Hex {
     }
 
     /// `bytes` as upper-case hex, `separator` between bytes when given.
-    static func string<C: Collection>(_ bytes: C, separator: UInt8? = nil) -> String where C.Element == UInt8 {
-        guard let separator else { return format(bytes, separator: 0, separators: 0) { _ in false } }
-        return format(bytes, separator: separator, separators: max(0, bytes.count - 1)) { $0 > 0 }
+    static func string(_ bytes: UnsafeRawBufferPointer, separator: UInt8? = nil) -> String {
+        format(bytes, reversed: false, separator: separator)
+    }
+
+    static func string(_ bytes: Slice<UnsafeRawBufferPointer>, separator: UInt8? = nil) -> String {
+        format(UnsafeRawBufferPointer(rebasing: bytes), reversed: false, separator: separator)
+    }
+
+    /// A number sent little-endian (a 32-bit UUID), written most significant byte first.
+    static func string(littleEndian bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        format(UnsafeRawBufferPointer(rebasing: bytes), reversed: true)
+    }
+
+    static func string(_ bytes: [UInt8], separator: UInt8? = nil) -> String {
+        bytes.withUnsafeBytes { format($0, reversed: false, separator: separator) }
     }
 
     /// A 128-bit UUID in canonical form from 16 bytes in big-endian order.
-    static func uuid<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        guard bytes.count == 16 else { return string(bytes) }
-        return format(bytes, separator: UInt8(ascii: "-"), separators: 4) { $0 == 4 || $0 == 6 || $0 == 8 || $0 == 10 }
+    static func uuid(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        format(UnsafeRawBufferPointer(rebasing: bytes), reversed: false, uuid: true)
     }
 
-    /// Hex of `bytes`, with `separator` before each byte index for which `before` holds
-    /// (`separators` of them in all).
-    @inline(__always)
-    private static func format<C: Collection>(
-        _ bytes: C, separator: UInt8, separators: Int, before: (Int) -> Bool
-    ) -> String where C.Element == UInt8 {
-        let n = bytes.count
-        guard n > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: n * 2 + separators) { out in
-            var i = 0
-            for (k, b) in bytes.enumerated() {
-                if before(k) {
-                    out[i] = separator
-                    i += 1
-                }
-                out[i] = digit(b >> 4)
-                out[i + 1] = digit(b & 0x0F)
-                i += 2
-            }
-            return i
-        }
+    /// A 128-bit UUID in canonical form from 16 bytes sent little-endian.
+    static func uuid(littleEndian bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        format(UnsafeRawBufferPointer(rebasing: bytes), reversed: true, uuid: true)
     }
 
     /// A device address, most significant byte first, from its 6 little-endian bytes on air.
-    static func address<C: Collection>(_ littleEndian: C) -> String where C.Element == UInt8 {
-        string(littleEndian.reversed(), separator: UInt8(ascii: ":"))
+    static func address(_ littleEndian: UnsafeRawBufferPointer) -> String {
+        format(littleEndian, reversed: true, separator: UInt8(ascii: ":"))
+    }
+
+    /// Both digits of every byte value, the high one first in memory (as stored by
+    /// ``format(_:reversed:separator:uuid:)``): one load per byte instead of two digit
+    /// computations.
+    private static let pairs: [UInt16] = (0...255).map { b in
+        UInt16(digit(UInt8(b) >> 4)) | UInt16(digit(UInt8(b) & 0x0F)) << 8
+    }
+
+    /// The one formatter behind the others: reads the bytes in place, in either order, and
+    /// writes the text straight into the string's storage. Generic collections and closures
+    /// here cost more than the rest of a report's decoding.
+    private static func format(
+        _ bytes: UnsafeRawBufferPointer, reversed: Bool, separator: UInt8? = nil, uuid: Bool = false
+    ) -> String {
+        let n = bytes.count
+        guard n > 0 else { return "" }
+        // A UUID takes dashes before bytes 4, 6, 8 and 10, and only when it has all 16 bytes.
+        let dashes = uuid && n == 16
+        let separators = dashes ? 4 : separator == nil ? 0 : n - 1
+        let mark = dashes ? UInt8(ascii: "-") : separator ?? 0
+        return pairs.withUnsafeBufferPointer { pairs in
+            String(unsafeUninitializedCapacity: n * 2 + separators) { out in
+                let text = UnsafeMutableRawPointer(out.baseAddress!)
+                if separators == 0 && !reversed {
+                    // Raw payloads, the longest texts: no separator, bytes in order.
+                    for k in 0..<n {
+                        text.storeBytes(of: pairs[Int(bytes[k])].littleEndian, toByteOffset: 2 &* k, as: UInt16.self)
+                    }
+                    return 2 * n
+                }
+                var i = 0
+                for k in 0..<n {
+                    if separators > 0 && k > 0 && (!dashes || k == 4 || k == 6 || k == 8 || k == 10) {
+                        text.storeBytes(of: mark, toByteOffset: i, as: UInt8.self)
+                        i &+= 1
+                    }
+                    let b = bytes[reversed ? n &- 1 &- k : k]
+                    text.storeBytes(of: pairs[Int(b)].littleEndian, toByteOffset: i, as: UInt16.self)
+                    i &+= 2
+                }
+                return i
+            }
+        }
     }
 
     /// Bytes from hex text (`"0102"`, `"01:02"`); `nil` for anything else.

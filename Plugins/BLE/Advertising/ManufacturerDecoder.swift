@@ -79,19 +79,19 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
         return payload.count >= prefix.count && zip(payload, prefix).allSatisfy { $0 == $1 }
     }
 
-    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout [Value], errors: inout [Value]) {
-        frames.append(.string(name))
+    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
+        frames.append(.named(name))
         for (field, key) in zip(fields, keys) {
             guard let v = Self.read(field.type, p, field.offset) else {
                 errors.append(.string("offset \(offset + field.offset): \(name).\(field.name) (\(field.type.rawValue)) runs past the end of \(p.count) bytes"))
                 continue
             }
             if let scale = field.scale {
-                f[key] = .double(v * scale)
+                f.set(key, double: v * scale)
             } else if field.type == .f32le || field.type == .f32be {
-                f[key] = .double(v)
+                f.set(key, double: v)
             } else {
-                f[key] = .int(Int64(v))
+                f.set(key, int: Int64(v))
             }
         }
     }

@@ -58,16 +58,15 @@ final class CaptureReader {
     /// - Returns: `false` at the end of the file.
     func read(limit: Int, _ body: (LEReport) -> Void) throws -> Bool {
         var delivered = 0
-        let counting: (LEReport) -> Void = { r in
-            delivered += 1
-            body(r)
-        }
         while delivered < limit {
+            // Closures written out at each call, not one stored in a variable: a stored closure
+            // escapes, and `delivered` would then be boxed and checked for exclusive access at
+            // run time, per report.
             let more: Bool
             switch format {
-            case .btsnoop(let datalink): more = try btsnoopRecord(datalink, counting)
-            case .pcap(let big, let nanos, let link): more = try pcapRecord(big, nanos, link, counting)
-            case .pcapng: more = try pcapngBlock(counting)
+            case .btsnoop(let datalink): more = try btsnoopRecord(datalink) { delivered += 1; body($0) }
+            case .pcap(let big, let nanos, let link): more = try pcapRecord(big, nanos, link) { delivered += 1; body($0) }
+            case .pcapng: more = try pcapngBlock { delivered += 1; body($0) }
             }
             if !more { return false }
         }

@@ -26,19 +26,21 @@ struct LEReport {
     /// The report's own fields, then the decoded advertising data, `data` last as raw hex.
     func fields(decoder: AdvertisingDecoder) -> Fields {
         var f = Fields()
-        write(into: &f, decoder: decoder)
+        var texts = DeviceTexts()
+        write(into: &f, decoder: decoder, texts: &texts)
         return f
     }
 
     /// Writes the report's fields; a batch row is filled in place, with no `Fields` between.
-    func write(into f: inout some FieldWriter, decoder: AdvertisingDecoder) {
-        f["address"] = .string(Hex.address(address))
-        f["address_type"] = .string(Self.addressTypeName(addressType))
-        f["event_type"] = .string(eventType)
-        f["rssi"] = rssi.map { .int(Int64($0)) } ?? .null
-        if let txPower { f["adv_tx_power"] = .int(Int64(txPower)) }
-        decoder.decode(data, into: &f)
-        f["data"] = .string(Hex.string(data))
+    /// `texts` holds the address and data texts of devices seen before.
+    func write(into f: inout some FieldWriter, decoder: AdvertisingDecoder, texts: inout DeviceTexts) {
+        f.set("address", string: texts.address(self))
+        f.set("address_type", string: Self.addressTypeName(addressType))
+        f.set("event_type", string: eventType)
+        f.set("rssi", int: rssi.map { Int64($0) })
+        if let txPower { f.set("adv_tx_power", int: Int64(txPower)) }
+        decoder.decode(data, into: &f, texts: &texts.hex)
+        f.set("data", string: texts.data(self))
     }
 }
 

@@ -7,6 +7,7 @@ struct ReportBatch {
     let decoder: AdvertisingDecoder
     private(set) var first: Double?
     private var rows = BatchBuilder()
+    private var texts = DeviceTexts()
 
     init(decoder: AdvertisingDecoder) {
         self.decoder = decoder
@@ -16,7 +17,11 @@ struct ReportBatch {
     mutating func append(_ r: LEReport, uptime: Double? = nil) {
         if first == nil { first = r.timestamp }
         let u = uptime ?? max(0, ((r.timestamp - first!) * 1e6).rounded() / 1e6)
-        rows.appendRow(uptime: u, timestamp: r.timestamp) { row in r.write(into: &row, decoder: decoder) }
+        let decoder = decoder
+        var texts = DeviceTexts()
+        swap(&texts, &self.texts)
+        defer { swap(&texts, &self.texts) }
+        rows.appendRow(uptime: u, timestamp: r.timestamp) { row in r.write(into: &row, decoder: decoder, texts: &texts) }
     }
 
     /// Moves the reports appended so far to the end of `batch`.

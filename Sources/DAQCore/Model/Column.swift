@@ -1,14 +1,22 @@
 /// One named field across every sample of a batch.
 ///
-/// Numeric columns keep their values unboxed (`[Double]`, `[Int64]`), so a transform that reads
-/// `x`, `y`, `z` walks plain arrays and a batch of a thousand samples costs a handful of
-/// allocations, not thousands. A column falls back to boxed `Value`s the first time it is given a
-/// value of another type; readers see the same values either way.
+/// Numeric and text columns keep their values unboxed (`[Double]`, `[Int64]`, `[String]`), so a
+/// transform that reads `x`, `y`, `z` walks plain arrays and a batch of a thousand samples costs a
+/// handful of allocations, not thousands. A column falls back to boxed `Value`s the first time it
+/// is given a value of another type (or a null); readers see the same values either way.
 public struct Column: Sendable {
     /// How the values are stored.
     public enum Storage: Sendable {
         case doubles([Double])
         case ints([Int64])
+        /// Strings, every value present; ``BatchBuilder`` makes these for text fields decoded
+        /// per sample (addresses, hex payloads).
+        case strings([String])
+        /// Integers some samples lack (`nil` reads as `null`); ``BatchBuilder`` makes these
+        /// for fields only some kinds of sample carry (the beacon fields of a mixed capture).
+        case sparseInts([Int64?])
+        /// Doubles some samples lack (`nil` reads as `null`).
+        case sparseDoubles([Double?])
         case values([Value])
     }
 
@@ -41,6 +49,18 @@ public struct Column: Sendable {
         storage = .ints(ints)
     }
 
+    /// Creates a column of strings.
+    public init(name: String, strings: [String]) {
+        self.name = name
+        storage = .strings(strings)
+    }
+
+    /// Creates a column with `storage` as it is, for a builder that chose it.
+    init(name: String, storage: Storage) {
+        self.name = name
+        self.storage = storage
+    }
+
     /// Creates a column holding `count` nulls, used when a field first appears mid-batch.
     public init(name: String, nulls count: Int) {
         self.name = name
@@ -53,6 +73,9 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): return a.count
         case .ints(let a): return a.count
+        case .strings(let a): return a.count
+        case .sparseInts(let a): return a.count
+        case .sparseDoubles(let a): return a.count
         case .values(let a): return a.count
         }
     }
@@ -63,6 +86,9 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): return .double(a[index])
         case .ints(let a): return .int(a[index])
+        case .strings(let a): return .string(a[index])
+        case .sparseInts(let a): return a[index].map { .int($0) } ?? .null
+        case .sparseDoubles(let a): return a[index].map { .double($0) } ?? .null
         case .values(let a): return a[index]
         }
     }
@@ -73,6 +99,9 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): return a[index]
         case .ints(let a): return Double(a[index])
+        case .strings: return nil
+        case .sparseInts(let a): return a[index].map { Double($0) }
+        case .sparseDoubles(let a): return a[index]
         case .values(let a): return a[index].doubleValue
         }
     }
@@ -101,6 +130,27 @@ public struct Column: Sendable {
                 storage = .values([])
                 a.append(i)
                 storage = .ints(a)
+                return
+            }
+        case .strings(var a):
+            if case .string(let s) = value {
+                storage = .values([])
+                a.append(s)
+                storage = .strings(a)
+                return
+            }
+        case .sparseInts(var a):
+            if let v = Self.unbox(value, { if case .int(let i) = $0 { return i }; return nil }) {
+                storage = .values([])
+                a.append(v)
+                storage = .sparseInts(a)
+                return
+            }
+        case .sparseDoubles(var a):
+            if let v = Self.unbox(value, { if case .double(let d) = $0 { return d }; return nil }) {
+                storage = .values([])
+                a.append(v)
+                storage = .sparseDoubles(a)
                 return
             }
         case .values(var a):
@@ -134,26 +184,6 @@ public struct Column: Sendable {
         }
     }
 
-    /// Sets the value of sample `row` while a ``BatchBuilder`` fills it: replaces it when the
-    /// row has one already, else pads the rows before it with nulls and appends.
-    mutating func put(_ value: Value, row: Int) {
-        let n = count
-        if n == row + 1 {
-            set(value, at: row)
-            return
-        }
-        if n < row {
-            if case .values(var a) = storage {
-                storage = .values([])
-                a.append(contentsOf: repeatElement(.null, count: row - n))
-                storage = .values(a)
-            } else {
-                for _ in n..<row { append(.null) }
-            }
-        }
-        append(value)
-    }
-
     /// Replaces the value of sample `index`.
     public mutating func set(_ value: Value, at index: Int) {
         switch storage {
@@ -171,8 +201,32 @@ public struct Column: Sendable {
                 storage = .ints(a)
                 return
             }
-        case .values:
-            break
+        case .strings(var a):
+            if case .string(let s) = value {
+                storage = .values([])
+                a[index] = s
+                storage = .strings(a)
+                return
+            }
+        case .sparseInts(var a):
+            if let v = Self.unbox(value, { if case .int(let i) = $0 { return i }; return nil }) {
+                storage = .values([])
+                a[index] = v
+                storage = .sparseInts(a)
+                return
+            }
+        case .sparseDoubles(var a):
+            if let v = Self.unbox(value, { if case .double(let d) = $0 { return d }; return nil }) {
+                storage = .values([])
+                a[index] = v
+                storage = .sparseDoubles(a)
+                return
+            }
+        case .values(var a):
+            storage = .values([])
+            a[index] = value
+            storage = .values(a)
+            return
         }
         var boxed = boxedValues
         storage = .values([])
@@ -185,6 +239,9 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): return a.map { .double($0) }
         case .ints(let a): return a.map { .int($0) }
+        case .strings(let a): return a.map { .string($0) }
+        case .sparseInts(let a): return a.map { $0.map { .int($0) } ?? .null }
+        case .sparseDoubles(let a): return a.map { $0.map { .double($0) } ?? .null }
         case .values(let a): return a
         }
     }
@@ -195,6 +252,9 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): copy.storage = .doubles(Column.select(a, keep, kept))
         case .ints(let a): copy.storage = .ints(Column.select(a, keep, kept))
+        case .strings(let a): copy.storage = .strings(Column.select(a, keep, kept))
+        case .sparseInts(let a): copy.storage = .sparseInts(Column.select(a, keep, kept))
+        case .sparseDoubles(let a): copy.storage = .sparseDoubles(Column.select(a, keep, kept))
         case .values(let a): copy.storage = .values(Column.select(a, keep, kept))
         }
         return copy
@@ -206,6 +266,9 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): copy.storage = .doubles(Array(a[range]))
         case .ints(let a): copy.storage = .ints(Array(a[range]))
+        case .strings(let a): copy.storage = .strings(Array(a[range]))
+        case .sparseInts(let a): copy.storage = .sparseInts(Array(a[range]))
+        case .sparseDoubles(let a): copy.storage = .sparseDoubles(Array(a[range]))
         case .values(let a): copy.storage = .values(Array(a[range]))
         }
         return copy
@@ -222,6 +285,18 @@ public struct Column: Sendable {
             storage = .values([])
             a.append(contentsOf: b)
             storage = .ints(a)
+        case (.strings(var a), .strings(let b)):
+            storage = .values([])
+            a.append(contentsOf: b)
+            storage = .strings(a)
+        case (.sparseInts(var a), .sparseInts(let b)):
+            storage = .values([])
+            a.append(contentsOf: b)
+            storage = .sparseInts(a)
+        case (.sparseDoubles(var a), .sparseDoubles(let b)):
+            storage = .values([])
+            a.append(contentsOf: b)
+            storage = .sparseDoubles(a)
         default:
             if count == 0 {
                 storage = other.storage
@@ -232,6 +307,13 @@ public struct Column: Sendable {
                 storage = .values(boxed)
             }
         }
+    }
+
+    /// `value` as an element of a sparse column: `.some(nil)` for a null, `.some(x)` for a
+    /// value `payload` extracts, `nil` for a value of another type.
+    private static func unbox<T>(_ value: Value, _ payload: (Value) -> T?) -> T?? {
+        if case .null = value { return .some(nil) }
+        return payload(value).map { .some($0) }
     }
 
     private static func select<T>(_ a: [T], _ keep: [Bool], _ kept: Int) -> [T] {

@@ -7,6 +7,19 @@
 public protocol FieldWriter {
     /// The value written for `key` so far, `nil` when none. Setting replaces an earlier value.
     subscript(key: String) -> Value? { get set }
+
+    /// Writes `.int(value)`; a batch row stores it without boxing it in a ``Value``.
+    mutating func set(_ key: String, int value: Int64)
+    /// Writes `.double(value)`; a batch row stores it without boxing it in a ``Value``.
+    mutating func set(_ key: String, double value: Double)
+    /// Writes `.string(value)`; a batch row stores it without boxing it in a ``Value``.
+    mutating func set(_ key: String, string value: String)
+}
+
+extension FieldWriter {
+    public mutating func set(_ key: String, int value: Int64) { self[key] = .int(value) }
+    public mutating func set(_ key: String, double value: Double) { self[key] = .double(value) }
+    public mutating func set(_ key: String, string value: String) { self[key] = .string(value) }
 }
 
 extension Fields: FieldWriter {}

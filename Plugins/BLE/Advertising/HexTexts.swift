@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Hex texts of byte strings seen lately: a beacon's UUID, its manufacturer data, a Ruuvi
+/// tag's MAC, are the same bytes report after report.
+///
+/// Formatting them per report cost a string allocation each, and the allocator, shared with
+/// the stage that frees the batches, was the largest cost left in decoding. Slots are picked
+/// by a hash of the bytes and how they are written; a text is reused only when both match.
+struct HexTexts {
+    /// How the bytes are written.
+    enum Style: UInt8 {
+        case plain, uuid, colons
+    }
+
+    private struct Entry {
+        var style = Style.plain
+        var bytes: [UInt8] = []
+        var text = ""
+    }
+
+    /// Made on first use.
+    private var entries: [Entry] = []
+    private static let slots = 64
+    /// Longer byte strings are rare and seldom repeat; they are formatted every time.
+    private static let longest = 32
+
+    /// `bytes` written in `style`.
+    mutating func text(_ bytes: Slice<UnsafeRawBufferPointer>, _ style: Style) -> String {
+        let b = UnsafeRawBufferPointer(rebasing: bytes)
+        guard b.count <= Self.longest, let base = b.baseAddress else { return Self.format(bytes, style) }
+        if entries.isEmpty { entries = Array(repeating: Entry(), count: Self.slots) }
+        // FNV-1a over the bytes and the style; the top bits pick the slot.
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(style.rawValue)
+        for x in b { h = (h ^ UInt64(x)) &* 0x0000_0100_0000_01B3 }
+        let i = Int(truncatingIfNeeded: h >> 58)
+        if !b.isEmpty, entries[i].style == style, entries[i].bytes.count == b.count,
+            entries[i].bytes.withUnsafeBytes({ memcmp($0.baseAddress!, base, b.count) == 0 })
+        {
+            return entries[i].text
+        }
+        let text = Self.format(bytes, style)
+        entries[i].style = style
+        entries[i].bytes.removeAll(keepingCapacity: true)
+        entries[i].bytes.append(contentsOf: b)
+        entries[i].text = text
+        return text
+    }
+
+    private static func format(_ bytes: Slice<UnsafeRawBufferPointer>, _ style: Style) -> String {
+        switch style {
+        case .plain: return Hex.string(bytes)
+        case .uuid: return Hex.uuid(bytes)
+        case .colons: return Hex.string(bytes, separator: UInt8(ascii: ":"))
+        }
+    }
+}
