@@ -4,11 +4,13 @@ import DAQCore
 import DAQMotion
 import DAQSampleLogger
 import DAQStandard
+import DAQTransport
 
 /// Every plugin family shipped with `daq`.
 public enum BuiltinPlugins {
-    /// Standard, Motion, SampleLogger, BLE and Barcode plugins.
+    /// Standard, Motion, SampleLogger, BLE, Barcode and Transport plugins.
     public static var all: [PluginDescriptor] {
         StandardPlugins.all + MotionPlugins.all + SampleLoggerPlugins.all + BLEPlugins.all + BarcodePlugins.all
+            + TransportPlugins.all
     }
 }
