@@ -63,7 +63,8 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     /// Messages dropped because their id was seen before.
     var duplicateCount: Int { condition.withLock { duplicates } }
 
-    /// Waits until the first connection attempt has an outcome, at most `seconds`.
+    /// Waits until the first connection attempt has an outcome — subscribed, or a problem —
+    /// at most `seconds`, so that a source that has started misses nothing published after.
     func waitForFirstOutcome(seconds: Double) throws {
         let deadline = Date(timeIntervalSinceNow: seconds)
         condition.lock()
@@ -75,12 +76,9 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     // MARK: MQTTClientDelegate
 
     func mqttConnected(address: String, sessionPresent: Bool) {
+        // Connected is not ready yet: the first outcome the stage waits for is the SUBACK.
         let (ctx, recovered) = condition.withLock { () -> (StageContext?, Bool) in
-            defer {
-                outcomes += 1
-                lastProblem = nil
-                condition.broadcast()
-            }
+            defer { lastProblem = nil }
             return (context, lastProblem != nil)
         }
         if recovered { ctx?.notice("connected to the MQTT broker at \(address)") }
@@ -101,12 +99,13 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
 
     func mqttSubscribed(_ filters: [String], returnCodes: [UInt8]) {
         let refused = zip(filters, returnCodes).filter { $0.1 == 0x80 }.map(\.0)
-        guard !refused.isEmpty else { return }
         let ctx = condition.withLock { () -> StageContext? in
-            fatal = "the MQTT broker refused the subscription to \(refused.joined(separator: ", "))"
+            if !refused.isEmpty { fatal = "the MQTT broker refused the subscription to \(refused.joined(separator: ", "))" }
+            outcomes += 1
+            condition.broadcast()
             return context
         }
-        ctx?.wake()
+        if !refused.isEmpty { ctx?.wake() }
     }
 
     func mqttReceived(_ message: MQTTPublish) {

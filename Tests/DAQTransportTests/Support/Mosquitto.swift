@@ -15,7 +15,7 @@ final class Mosquitto: @unchecked Sendable {
     let directory: URL
     let port: Int
     let users: [String: String]
-    private var process: Process?
+    private var pid: pid_t?
 
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
@@ -57,18 +57,41 @@ final class Mosquitto: @unchecked Sendable {
 
     /// Starts the broker and returns once it accepts connections.
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.find("mosquitto")!)
-        p.arguments = ["-c", directory.appendingPathComponent("mosquitto.conf").path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
+        // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit can hang on Linux.
+        let binary = Self.find("mosquitto")!
+        let args = [binary, "-c", directory.appendingPathComponent("mosquitto.conf").path]
+        var argv = args.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The spawning thread may block signals (Dispatch's threads do); the broker must not
+        // inherit that mask, or it would ignore SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, binary, &actions, &attributes, &argv, environ)
+        guard rc == 0 else { throw BrokerError(description: "cannot start mosquitto: \(String(cString: strerror(rc)))") }
+        self.pid = pid
         // Bounded retries against a deadline: the broker is ready when a connect succeeds.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if Self.canConnect(port: port) { return }
-            guard p.isRunning else { break }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                self.pid = nil
+                break
+            }
             usleep(10_000)
         }
         let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
@@ -76,19 +99,17 @@ final class Mosquitto: @unchecked Sendable {
     }
 
     /// SIGKILL: the broker dies mid-stream, as a crash would leave it.
-    func kill() {
-        guard let p = process, p.isRunning else { return }
-        Foundation.kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
-        process = nil
-    }
+    func kill() { signal(SIGKILL) }
 
-    /// SIGTERM and wait.
-    func stop() {
-        guard let p = process, p.isRunning else { return }
-        p.terminate()
-        p.waitUntilExit()
-        process = nil
+    /// SIGTERM, and wait for it to exit.
+    func stop() { signal(SIGTERM) }
+
+    private func signal(_ sig: Int32) {
+        guard let pid else { return }
+        Foundation.kill(pid, sig)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        self.pid = nil
     }
 
     struct BrokerError: Error, CustomStringConvertible {
