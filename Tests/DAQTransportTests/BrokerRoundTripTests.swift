@@ -24,7 +24,7 @@ struct BrokerRoundTripTests {
         clock: \(clock)
         steps:
           - {path: walk/out, at: 0}
-          - {path: walk/back, at: \(Double(count) / Double(rate) / 2)}
+          - {path: walk/back, at: \(Double(max(count, 2)) / Double(rate) / 2)}
         sources:
           gen: {type: generator, signal: sine, rate: \(rate), count: \(count)}
         sinks:

@@ -183,7 +183,9 @@ public final class MQTTClient: @unchecked Sendable {
 
     private func retry(after problem: String) {
         guard !isStopped else { return }
-        let delay = min(options.maxReconnectDelay, options.reconnectDelay * Double(1 << min(attempt - 1, 20)))
+        // The first retry after a loss waits `reconnectDelay` too: a broker restarting is
+        // rarely back at once, and every client of a fleet retrying at once would not help it.
+        let delay = min(options.maxReconnectDelay, options.reconnectDelay * Double(1 << min(max(attempt - 1, 0), 20)))
         delegate.mqttConnectionProblem("\(problem); retrying in \(Self.seconds(delay)) s (attempt \(attempt + 1))", retryIn: delay)
         state = .waiting(eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { self.connect() })
     }

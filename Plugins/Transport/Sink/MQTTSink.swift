@@ -97,6 +97,12 @@ public final class MQTTSink: SinkPlugin {
             batchSize: configuration.batchSize, markers: configuration.markers)
     }
 
+    deinit {
+        // A run cancelled before `finish`: no callback may outlive the stage.
+        ledger?.detach()
+        _ = client?.stop()
+    }
+
     public func start(context: StageContext) throws {
         var spool: MessageSpool?
         var recovered: [MessageSpool.Message] = []
@@ -144,6 +150,7 @@ public final class MQTTSink: SinkPlugin {
         self.client = nil
         _ = ledger.drain(seconds: config.drainTimeout.value)
         let left = (try? client.stop().wait()) ?? []
+        defer { ledger.detach() }
         let samples = left.reduce(0) { $0 + $1.samples }
         if let spool = ledger.spool {
             spool.close()

@@ -30,6 +30,14 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
         condition.withLock { self.context = context }
     }
 
+    /// Forgets the stage: a callback the client makes after the sink finished (a connection
+    /// closing late) must not reach a stage that is gone.
+    func detach() {
+        condition.withLock { context = nil }
+    }
+
+    private var stage: StageContext? { condition.withLock { context } }
+
     /// Throws the reason the client gave up, if it has.
     func check() throws {
         if let fatal = condition.withLock({ fatal }) { throw TransportError(fatal) }
@@ -82,11 +90,12 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             samples += m.samples
             bytes += m.payload.readableBytes
         }
+        let stage = self.stage
         if let spool {
             spool.acknowledge(messages.map(\.token))
-            context?.spooled(samples: spool.spooledSamples)
+            stage?.spooled(samples: spool.spooledSamples)
         }
-        context?.delivered(samples: samples, bytes: bytes)
+        stage?.delivered(samples: samples, bytes: bytes)
         settle(messages.count)
     }
 
@@ -130,7 +139,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     }
 
     func mqttProgress(_ message: MQTTOutgoing, bytes: Int, total: Int) {
-        condition.withLock { context }?.progress(bytes: bytes, total: total)
+        stage?.progress(bytes: bytes, total: total)
     }
 
     func mqttDelivered(_ messages: [MQTTOutgoing]) {
@@ -140,11 +149,12 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     func mqttFailed(_ messages: [MQTTOutgoing], reason: String) {
         let samples = messages.reduce(0) { $0 + $1.samples }
         // Such a message can never be sent: keeping it in the spool would fail every run.
+        let stage = self.stage
         if let spool {
             spool.acknowledge(messages.map(\.token))
-            context?.spooled(samples: spool.spooledSamples)
+            stage?.spooled(samples: spool.spooledSamples)
         }
-        condition.withLock { context }?.failed(samples: samples, message: reason)
+        stage?.failed(samples: samples, message: reason)
         settle(messages.count)
     }
 }

@@ -39,6 +39,12 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         condition.withLock { self.context = context }
     }
 
+    /// Forgets the stage: a message or a closing connection after the source stopped must not
+    /// reach a stage that is gone.
+    func detach() {
+        condition.withLock { context = nil }
+    }
+
     /// Takes up to `limit` waiting samples.
     /// - Throws: ``TransportError`` when the client gave up or a payload failed with `on_bad_payload: fail`.
     func take(into batch: inout Batch, limit: Int) throws {

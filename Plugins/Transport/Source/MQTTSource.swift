@@ -81,6 +81,11 @@ public final class MQTTSource: SourcePlugin {
         receiver = MQTTReceiver(limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload)
     }
 
+    deinit {
+        receiver.detach()
+        _ = client?.stop()
+    }
+
     public func start(context: StageContext) throws {
         receiver.attach(context)
         let client = try MQTTClient(options: options, delegate: receiver)
@@ -105,6 +110,7 @@ public final class MQTTSource: SourcePlugin {
         guard let client else { return }
         self.client = nil
         _ = try? client.stop().wait()
+        receiver.detach()
         let duplicates = receiver.duplicateCount
         if duplicates > 0 {
             context.notice("dropped \(duplicates) messages delivered twice (same _msg id)")

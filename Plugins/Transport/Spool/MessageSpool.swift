@@ -49,6 +49,8 @@ public final class MessageSpool: Sendable {
         var current: FileHandle?
         var nextSequence: UInt64 = 1
         var spooledSamples = 0
+        /// The locked `lock` file, -1 once closed.
+        var lock: Int32 = -1
     }
 
     /// The directory.
@@ -56,7 +58,6 @@ public final class MessageSpool: Sendable {
     /// The size at which a segment is sealed and a new one started.
     public let segmentBytes: Int
     private let state: Mutex<State>
-    private let lock: Int32
 
     /// Opens (creating) the spool in `directory`.
     /// - Returns: the spool and the messages still unacknowledged from earlier runs, oldest first.
@@ -74,6 +75,7 @@ public final class MessageSpool: Sendable {
             throw SpoolError("the spool \(directory) is in use by another running daq")
         }
         var state = State()
+        state.lock = lock
         var recovered: [Message] = []
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".spool") }.sorted()
         for name in names {
@@ -92,19 +94,18 @@ public final class MessageSpool: Sendable {
                     pending: Dictionary(pending.map { ($0.sequence, $0.samples) }, uniquingKeysWith: { a, _ in a }),
                     acks: nil, bytes: Int.max))
         }
-        let spool = MessageSpool(directory: directory, segmentBytes: segmentBytes, state: state, lock: lock)
+        let spool = MessageSpool(directory: directory, segmentBytes: segmentBytes, state: state)
         return (spool, recovered)
     }
 
-    private init(directory: String, segmentBytes: Int, state: State, lock: Int32) {
+    private init(directory: String, segmentBytes: Int, state: State) {
         self.directory = directory
         self.segmentBytes = segmentBytes
         self.state = Mutex(state)
-        self.lock = lock
     }
 
     deinit {
-        Glibc.close(lock)
+        close()
     }
 
     /// Samples held now.
@@ -178,9 +179,14 @@ public final class MessageSpool: Sendable {
         }
     }
 
-    /// Closes the files; segments still holding messages stay for the next run.
+    /// Closes the files and releases the directory; segments still holding messages stay for
+    /// the next run.
     public func close() {
         state.withLock { s in
+            if s.lock >= 0 {
+                Glibc.close(s.lock)  // releases the flock
+                s.lock = -1
+            }
             try? s.current?.close()
             s.current = nil
             for i in s.segments.indices {

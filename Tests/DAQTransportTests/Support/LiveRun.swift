@@ -15,9 +15,10 @@ final class LiveRun: Sendable {
         let spec = try PipelineLoader(registry: registry, environment: environment).load(text: yaml, file: file)
         let events = self.events
         run = try PipelineRun(spec: spec, options: RunOptions(flushInterval: 0.2), observers: [ClosureObserver { events.append($0) }])
+        try run.start()
+        // After start: before it, the run's group is empty and would report finished at once.
         let finished = self.finished
         run.onFinish { finished.append($0) }
-        try run.start()
     }
 
     /// Waits for the run to end by itself within `seconds`; stops it otherwise.
