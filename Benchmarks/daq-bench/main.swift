@@ -3,6 +3,7 @@
 //   swift run -c release daq-bench replay-timing [RECORDING] [SECONDS]
 //   swift run -c release daq-bench ble-decode [CAPTURE] [REPORTS]
 //   swift run -c release daq-bench batch-fill [ROWS]
+//   swift run -c release daq-bench mqtt [MESSAGES]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -72,7 +73,9 @@ case "batch-fill":
 case "ble-decode":
     let rest = Array(args.dropFirst())
     try bleDecode(capture: rest.first ?? "recordings/beacons.btsnoop", reports: rest.count > 1 ? Int(rest[1]) ?? 2_000_000 : 2_000_000)
+case "mqtt":
+    try mqttBench(messages: args.count > 1 ? Int(args[args.startIndex + 1]) ?? 200_000 : 200_000)
 default:
-    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS]")
+    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] | mqtt [MESSAGES]")
     exit(64)
 }

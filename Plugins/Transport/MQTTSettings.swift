@@ -74,7 +74,11 @@ public struct MQTTSettings: Sendable {
     /// - Throws: ``TransportError`` when `password_env` names a variable that is not set.
     func clientOptions(context: PluginContext, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MQTTClientOptions {
         guard case .success(let target) = MQTTClientOptions.parse(url: url) else { throw TransportError("bad url '\(url)'") }
-        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
+        // gethostname, not ProcessInfo.hostName, which may wait for DNS on a machine without it.
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: ".").first.map(String.init) ?? "host"
+            : "host"
         var o = MQTTClientOptions(
             host: target.host, port: target.port, tls: target.tls,
             clientID: clientID ?? "daq-\(context.pipelineName)-\(context.componentName)-\(host)")

@@ -7,14 +7,17 @@ import Testing
 /// broker may send: the client must close the connection with a clear error, not crash.
 @Suite("MQTT client against a malformed peer")
 struct MalformedPeerTests {
-    /// Answers the first bytes it reads with `reply`.
-    final class Replier: ChannelInboundHandler, Sendable {
+    /// Answers the first bytes it reads with `reply`, and nothing after.
+    final class Replier: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
         let reply: [UInt8]
+        private var replied = false
         init(reply: [UInt8]) { self.reply = reply }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !replied else { return }
+            replied = true
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: reply)), promise: nil)
         }
     }
@@ -48,6 +51,23 @@ struct MalformedPeerTests {
         }
         #expect(closed, "problems: \(delegate.problems)")
         #expect(delegate.problems.first?.contains("retrying in") == true)
+        _ = try client.stop().wait()
+    }
+
+    @Test func aPeerThatStopsAnsweringPingsIsLeft() throws {
+        // CONNACK, then silence: PINGREQ after a keep-alive period, the connection closed after
+        // another without PINGRESP.
+        let server = try Self.server(replying: [0x20, 0x02, 0x00, 0x00])
+        defer { try? server.close().wait() }
+        var options = MQTTClientOptions(host: "127.0.0.1", port: server.localAddress!.port!, clientID: "silent-test")
+        options.keepAlive = 1
+        options.reconnectDelay = 5
+        let delegate = RecordingDelegate()
+        let client = try MQTTClient(options: options, delegate: delegate)
+        client.start()
+        #expect(delegate.recorder.wait { events in
+            events.contains { if case .problem(let m, true) = $0 { m.contains("stopped answering") } else { false } }
+        }, "problems: \(delegate.problems)")
         _ = try client.stop().wait()
     }
 

@@ -116,7 +116,6 @@ public final class MQTTClient: @unchecked Sendable {
         let ssl = sslContext
         let host = options.host
         let keepAlive = TimeAmount.seconds(Int64(options.keepAlive))
-        let readIdle = TimeAmount.milliseconds(Int64(options.keepAlive) * 1500)
         let timeout = TimeAmount.nanoseconds(Int64(options.connectTimeout * 1e9))
         ClientBootstrap(group: eventLoop)
             .connectTimeout(timeout)
@@ -129,7 +128,7 @@ public final class MQTTClient: @unchecked Sendable {
                         try sync.addHandler(NIOSSLClientHandler(context: ssl, serverHostname: name))
                     }
                     if options.keepAlive > 0 {
-                        try sync.addHandler(IdleStateHandler(readTimeout: readIdle, writeTimeout: keepAlive))
+                        try sync.addHandler(IdleStateHandler(readTimeout: keepAlive, writeTimeout: keepAlive))
                     }
                     try sync.addHandler(ByteToMessageHandler(MQTTPacketDecoder()))
                     try sync.addHandler(MQTTConnectionHandler(client: self, connect: connectPacket, connackTimeout: timeout))
@@ -198,7 +197,7 @@ public final class MQTTClient: @unchecked Sendable {
     // MARK: - Subscriptions
 
     private func sendSubscribe(on channel: any Channel) {
-        let id: UInt16 = 0xFFFF  // publishes never use this id: the outbox window is smaller
+        let id = MQTTOutbox.subscribeID
         pendingSubscribe = (id, subscriptions.map(\.0))
         var buffer = channel.allocator.buffer(capacity: 64)
         do {

@@ -15,6 +15,7 @@ final class MQTTConnectionHandler: ChannelInboundHandler {
     private let connackTimeout: TimeAmount
     private var connackTimer: Scheduled<Void>?
     private var connected = false
+    private var pingOutstanding = false
     /// Why the connection is closing, when this side closes it.
     private var closeReason: String?
 
@@ -43,6 +44,7 @@ final class MQTTConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let packet = unwrapInboundIn(data)
+        pingOutstanding = false
         switch packet {
         case .connack(let sessionPresent, let code):
             connackTimer?.cancel()
@@ -74,6 +76,13 @@ final class MQTTConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    private func ping(context: ChannelHandlerContext) {
+        pingOutstanding = true
+        var buffer = context.channel.allocator.buffer(capacity: 2)
+        try? MQTTPacket.pingreq.write(to: &buffer)
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
     func channelReadComplete(context: ChannelHandlerContext) {
         client.readComplete()
         context.flush()
@@ -89,11 +98,15 @@ final class MQTTConnectionHandler: ChannelInboundHandler {
         }
         switch idle {
         case .write:
-            var buffer = context.channel.allocator.buffer(capacity: 2)
-            try? MQTTPacket.pingreq.write(to: &buffer)
-            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+            ping(context: context)
         case .read:
-            fail(context: context, "the broker stopped answering (no packet, not even PINGRESP, within 1.5 keep-alive periods)")
+            // A publisher at QoS 0 writes all the time and hears nothing back: ping when nothing
+            // was read for a keep-alive period, and give up when the ping got no answer either.
+            if pingOutstanding {
+                fail(context: context, "the broker stopped answering (no PINGRESP within the keep-alive period)")
+            } else {
+                ping(context: context)
+            }
         case .all:
             break
         }

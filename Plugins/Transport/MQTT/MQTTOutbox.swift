@@ -102,11 +102,15 @@ struct MQTTOutbox {
         return out
     }
 
+    /// The packet id SUBSCRIBE uses; publishes never take it.
+    static let subscribeID: UInt16 = 0xFFFF
+
     private mutating func allocateID() -> UInt16 {
-        // Ids cycle through 1...65535, skipping those still in flight (the window is smaller).
-        while inflight[nextID] != nil { nextID = nextID == .max ? 1 : nextID + 1 }
+        // Ids cycle through 1...65534, skipping those still in flight (the window is smaller).
+        func advance(_ id: UInt16) -> UInt16 { id >= Self.subscribeID - 1 ? 1 : id + 1 }
+        while inflight[nextID] != nil { nextID = advance(nextID) }
         let id = nextID
-        nextID = nextID == .max ? 1 : nextID + 1
+        nextID = advance(nextID)
         return id
     }
 }
