@@ -17,19 +17,21 @@ struct BrokerFailureTests {
     }
 
     @Test func brokerKilledAndRestartedMidStreamLosesNothingAndDuplicatesNothing() throws {
-        let broker = try Mosquitto()
+        // A broker that saves sessions: killed, it comes back with the collector's subscription
+        // and queues for it what edges publish before it has reconnected. Without persistence
+        // whatever is published between the restart and the collector's return is lost to it.
+        let broker = try Mosquitto(persistent: true)
         try broker.start()
         let spool = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: spool) }
         let n = 6000
-        let rx = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n))
-        // 3 s of samples at 2 kHz, replayed in real time, so the kill lands mid-stream. The sender
-        // retries every second: a killed broker forgets subscriptions (no persistence), so the
-        // receiver, retrying every 50 ms, must be back before the sender publishes again.
+        let rx = try LiveRun(
+            BrokerRoundTripTests.receiver(broker.url, count: n, extra: ", clean_session: false, client_id: collector-kill-test"))
+        // 3 s of samples at 2 kHz, replayed in real time, so the kill lands mid-stream.
         let tx = try LiveRun(
             BrokerRoundTripTests.sender(
                 broker.url, count: n, qos: 1, clock: "realtime", rate: 2000,
-                extra: ", spool: \"\(spool)\", reconnect_delay: 1, max_reconnect_delay: 1, batch_size: 10"))
+                extra: ", spool: \"\(spool)\", reconnect_delay: 0.2, max_reconnect_delay: 1, batch_size: 10"))
         #expect(rx.waitForSent("got", atLeast: n / 4), "the receiver got samples before the kill")
         broker.kill()
         let retried = tx.events.wait { LiveRun.messages("pub", in: $0).contains { $0.contains("retrying in") } }

@@ -20,7 +20,9 @@ final class Mosquitto: @unchecked Sendable {
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// Writes the config; `users` makes the broker refuse anonymous clients and check passwords.
-    init(users: [String: String] = [:], port: Int? = nil) throws {
+    /// `persistent` keeps sessions on disk, saved on every change, so a killed broker comes
+    /// back with its subscribers' sessions and the messages queued for them.
+    init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false) throws {
         guard let binary = Self.find("mosquitto"), !binary.isEmpty else { throw NotInstalled() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -28,7 +30,10 @@ final class Mosquitto: @unchecked Sendable {
         self.users = users
         var conf = """
             listener \(self.port) 127.0.0.1
-            persistence false
+            persistence \(persistent)
+            persistence_location \(directory.path)/
+            autosave_on_changes true
+            autosave_interval 1
             user root
             max_queued_messages 1000000
             log_dest file \(directory.path)/mosquitto.log
