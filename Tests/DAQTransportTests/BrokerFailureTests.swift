@@ -20,6 +20,8 @@ struct BrokerFailureTests {
         // A broker that saves sessions: killed, it comes back with the collector's subscription
         // and queues for it what edges publish before it has reconnected. Without persistence
         // whatever is published between the restart and the collector's return is lost to it.
+        // (The session is saved before the stream starts; the messages themselves are not saved:
+        // each is acknowledged to the edge only once it has been passed on.)
         let broker = try Mosquitto(persistent: true)
         try broker.start()
         let spool = Self.scratch()
@@ -27,6 +29,7 @@ struct BrokerFailureTests {
         let n = 6000
         let rx = try LiveRun(
             BrokerRoundTripTests.receiver(broker.url, count: n, extra: ", clean_session: false, client_id: collector-kill-test"))
+        #expect(broker.waitForSave(after: Date()), "the broker saved the collector's session")
         // 3 s of samples at 2 kHz, replayed in real time, so the kill lands mid-stream.
         let tx = try LiveRun(
             BrokerRoundTripTests.sender(

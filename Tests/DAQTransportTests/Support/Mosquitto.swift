@@ -20,8 +20,8 @@ final class Mosquitto: @unchecked Sendable {
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// Writes the config; `users` makes the broker refuse anonymous clients and check passwords.
-    /// `persistent` keeps sessions on disk, saved on every change, so a killed broker comes
-    /// back with its subscribers' sessions and the messages queued for them.
+    /// `persistent` keeps sessions on disk, saved every second, so a killed broker comes back
+    /// with its subscribers' sessions (see ``waitForSave(after:)``).
     init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false) throws {
         guard let binary = Self.find("mosquitto"), !binary.isEmpty else { throw NotInstalled() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-mosquitto-\(UUID().uuidString)")
@@ -32,7 +32,6 @@ final class Mosquitto: @unchecked Sendable {
             listener \(self.port) 127.0.0.1
             persistence \(persistent)
             persistence_location \(directory.path)/
-            autosave_on_changes true
             autosave_interval 1
             user root
             max_queued_messages 1000000
@@ -101,6 +100,20 @@ final class Mosquitto: @unchecked Sendable {
         }
         let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
         throw BrokerError(description: "mosquitto did not accept connections on 127.0.0.1:\(port) within 10 s: \(log)")
+    }
+
+    /// Waits until a persistent broker has saved its state after `date`: then a kill loses no
+    /// session that existed at `date`.
+    func waitForSave(after date: Date) -> Bool {
+        let db = directory.appendingPathComponent("mosquitto.db").path
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let saved = (try? FileManager.default.attributesOfItem(atPath: db))?[.modificationDate] as? Date, saved > date {
+                return true
+            }
+            usleep(20_000)
+        }
+        return false
     }
 
     /// SIGKILL: the broker dies mid-stream, as a crash would leave it.
