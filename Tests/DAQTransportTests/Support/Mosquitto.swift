@@ -35,6 +35,7 @@ final class Mosquitto: @unchecked Sendable {
             autosave_interval 1
             user root
             max_queued_messages 1000000
+            max_inflight_messages 0
             log_dest file \(directory.path)/mosquitto.log
             log_type error
             log_type warning
