@@ -44,7 +44,9 @@ private func mosquittoPub(port: Int, qos: Int, messages: Int, payloadBytes: Int)
     let line = String(repeating: "x", count: max(payloadBytes, 1)) + "\n"
     let input = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-lines-\(getpid()).txt")
     defer { try? FileManager.default.removeItem(at: input) }
-    FileManager.default.createFile(atPath: input.path, contents: Data(String(repeating: line, count: messages).utf8))
+    guard FileManager.default.createFile(atPath: input.path, contents: Data(String(repeating: line, count: messages).utf8)) else {
+        throw BenchError("cannot write \(input.path)")
+    }
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
     p.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", "bench/pub", "-q", "\(qos)", "-l"]
@@ -82,7 +84,13 @@ final class BenchBroker {
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        guard posix_spawn(&pid, "/usr/sbin/mosquitto", nil, &attributes, &argv, environ) == 0 else { throw BenchError("cannot start mosquitto") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        guard posix_spawn(&pid, "/usr/sbin/mosquitto", &actions, &attributes, &argv, environ) == 0 else {
+            throw BenchError("cannot start mosquitto")
+        }
         for _ in 0..<500 {
             if canConnect() { return }
             usleep(10_000)
