@@ -80,6 +80,30 @@ struct BrokerFailureTests {
         #expect(Self.spoolFiles(spool).isEmpty)
     }
 
+    @Test func aMegabyteSampleReportsProgressEventsInARun() throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let dir = Self.scratch()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/big.jsonl"
+        let blob = String(repeating: "a", count: 1 << 20)
+        try "{\"timestamp\":1,\"blob\":\"\(blob)\"}\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let tx = try LiveRun(
+            """
+            name: big
+            clock: virtual
+            sources: {rec: {type: file, path: "\(input)"}}
+            sinks: {pub: {type: mqtt, inputs: [rec], url: "\(broker.url)", qos: 1}}
+            """)
+        let (result, _) = tx.finish()
+        #expect(tx.stats("pub", in: result)?.delivered == 1, "\(result.failure ?? "")")
+        let progress = tx.events.all.compactMap { if case .progress("pub", let b, let t) = $0 { (b, t) } else { nil } }
+        #expect(progress.count >= 15 && progress.allSatisfy { $0.1 > 1 << 20 } && progress.map(\.0) == progress.map(\.0).sorted())
+        let delivered = tx.events.all.compactMap { if case .delivered("pub", let n, let b) = $0, n > 0 { b } else { nil } }
+        #expect(delivered.contains { $0 > 1 << 20 }, "delivered with its bytes")
+    }
+
     @Test func aMegabytePayloadReportsProgressThenDelivery() throws {
         let broker = try Mosquitto()
         try broker.start()
