@@ -58,6 +58,23 @@ struct BrokerRoundTripTests {
         #expect(Set(got.map(\.stepPath)) == ["walk/out", "walk/back"])
     }
 
+    @Test func tlsRoundTrip() throws {
+        let broker = try Mosquitto(tls: true)
+        try broker.start()
+        let tls = ", ca_file: \"\(broker.caFile)\""
+        let rx = try LiveRun(Self.receiver(broker.tlsURL, count: 100, extra: tls))
+        let tx = try LiveRun(Self.sender(broker.tlsURL, count: 100, qos: 1, extra: tls))
+        let (sent, _) = tx.finish()
+        #expect(tx.stats("pub", in: sent)?.delivered == 100, "\(sent.failure ?? "")")
+        let (_, byItself) = rx.finish()
+        #expect(byItself && rx.collected("got").count == 100)
+        // Without the test CA the certificate is not trusted: the sink says so and retries.
+        let untrusted = try LiveRun(Self.sender(broker.tlsURL, count: 5, qos: 1, extra: ", drain_timeout: 0.2"))
+        let (r, _) = untrusted.finish()
+        #expect(untrusted.stats("pub", in: r)?.delivered == 0)
+        #expect(untrusted.messages("pub").first?.contains("localhost:\(broker.port)") == true, "\(untrusted.messages("pub"))")
+    }
+
     @Test func wrongPasswordIsAClearError() throws {
         let broker = try Mosquitto(users: ["edge": "right-password"])
         try broker.start()

@@ -18,11 +18,15 @@ final class Mosquitto: @unchecked Sendable {
     private var pid: pid_t?
 
     var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// The TLS URL, by the name the test certificate is for.
+    var tlsURL: String { "mqtts://localhost:\(port)" }
+    /// The test CA's certificate, for `ca_file`.
+    var caFile: String { directory.appendingPathComponent("ca.pem").path }
 
     /// Writes the config; `users` makes the broker refuse anonymous clients and check passwords.
     /// `persistent` keeps sessions on disk, saved every second, so a killed broker comes back
     /// with its subscribers' sessions (see ``waitForSave(after:)``).
-    init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false) throws {
+    init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false, tls: Bool = false) throws {
         guard let binary = Self.find("mosquitto"), !binary.isEmpty else { throw NotInstalled() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -41,6 +45,19 @@ final class Mosquitto: @unchecked Sendable {
             log_type warning
 
             """
+        if tls {
+            // A CA of the test's own and a server certificate for localhost, made with openssl.
+            guard let openssl = Self.find("openssl") else { throw BrokerError(description: "openssl is not installed") }
+            let d = directory.path
+            try Self.runTool(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=daq test CA",
+                "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem"])
+            try Self.runTool(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+                "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
+            try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
+            try Self.runTool(openssl, ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+                "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem"])
+            conf += "cafile \(d)/ca.pem\ncertfile \(d)/server.pem\nkeyfile \(d)/server.key\n"
+        }
         if users.isEmpty {
             conf += "allow_anonymous true\n"
         } else {
