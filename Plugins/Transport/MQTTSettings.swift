@@ -101,6 +101,7 @@ public struct MQTTSettings: Sendable {
 
 /// A transport failure, with the message the user sees.
 public struct TransportError: Error, CustomStringConvertible {
+    /// The message the user sees.
     public var description: String
     init(_ d: String) { description = d }
 }

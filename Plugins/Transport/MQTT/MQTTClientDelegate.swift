@@ -25,6 +25,7 @@ public protocol MQTTClientDelegate: AnyObject, Sendable {
     func mqttReceived(_ message: MQTTPublish)
 }
 
+/// Empty defaults: an owner implements only the events it needs.
 extension MQTTClientDelegate {
     public func mqttConnected(address: String, sessionPresent: Bool) {}
     public func mqttConnectionProblem(_ message: String, retryIn: Double?) {}

@@ -1,20 +1,26 @@
 /// Where a broker is and how to talk to it.
 public struct MQTTClientOptions: Sendable {
+    /// The broker's host name or address.
     public var host: String
+    /// The broker's TCP port.
     public var port: Int
     /// TLS through NIOSSL (`mqtts://`).
     public var tls: Bool
     /// A PEM file of certificate authorities to trust instead of the system's; `nil` for the system's.
     public var caFile: String?
+    /// The MQTT client id; unique per broker (a second connection with it replaces the first).
     public var clientID: String
     /// Seconds; the client sends PINGREQ when it has written nothing for this long.
     public var keepAlive: UInt16
     /// `false` asks the broker to keep the session (subscriptions, QoS 1 messages) across connections.
     public var cleanSession: Bool
+    /// The user name sent in CONNECT.
     public var username: String?
+    /// The password sent in CONNECT: from the environment, never from YAML.
     public var password: String?
     /// The first delay before reconnecting, doubled after each failed attempt up to ``maxReconnectDelay``.
     public var reconnectDelay: Double
+    /// The longest delay between reconnect attempts.
     public var maxReconnectDelay: Double
     /// Seconds to wait for a TCP connection and CONNACK.
     public var connectTimeout: Double
@@ -83,6 +89,7 @@ public struct MQTTClientOptions: Sendable {
 
     /// A URL that cannot be used.
     public struct URLError: Error, CustomStringConvertible {
+/// The reason, as users read it.
         public var description: String
         init(_ d: String) { description = d }
     }

@@ -120,6 +120,7 @@ extension MQTTPacket {
 /// ``MQTTProtocolError`` through the pipeline, and the connection handler closes the channel.
 public struct MQTTPacketDecoder: ByteToMessageDecoder, Sendable {
     public typealias InboundOut = MQTTPacket
+    /// The largest remaining length accepted; a larger packet is an error.
     public let maxPacketSize: Int
 
     /// - Parameter maxPacketSize: the largest remaining length accepted.

@@ -99,6 +99,7 @@ extension MQTTPacket {
 public struct MQTTPacketEncoder: MessageToByteEncoder, Sendable {
     public typealias OutboundIn = MQTTPacket
 
+    /// Creates an encoder.
     public init() {}
 
     public func encode(data: MQTTPacket, out: inout ByteBuffer) throws {

@@ -4,9 +4,13 @@ import NIOCore
 public struct MQTTOutgoing: Sendable {
     /// The sender's own id for the message (a spool sequence number), reported back in events.
     public var token: UInt64
+    /// The topic it is published on.
     public var topic: String
+    /// The payload; large ones are written in pieces and report progress.
     public var payload: ByteBuffer
+    /// At most once or at least once.
     public var qos: MQTTQoS
+    /// Asks the broker to keep it for new subscribers.
     public var retain: Bool
     /// Samples the payload carries, so delivery can be counted in samples.
     public var samples: Int
@@ -15,6 +19,7 @@ public struct MQTTOutgoing: Sendable {
     /// Set when it is written again after a reconnect.
     var duplicate = false
 
+    /// Creates a message; packet ids are given when it is written.
     public init(token: UInt64, topic: String, payload: ByteBuffer, qos: MQTTQoS, retain: Bool, samples: Int) {
         self.token = token
         self.topic = topic

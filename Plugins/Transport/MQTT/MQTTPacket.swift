@@ -34,12 +34,18 @@ public enum MQTTConnectReturnCode: UInt8, Sendable {
 
 /// What CONNECT carries (MQTT 3.1.1, section 3.1).
 public struct MQTTConnect: Sendable, Equatable {
+    /// Identifies the client to the broker; a persistent session is found by it.
     public var clientID: String
+    /// Seconds within which the client sends some packet; 0 turns keep-alive off.
     public var keepAlive: UInt16
+    /// `true` starts a new session; `false` resumes the broker's stored one.
     public var cleanSession: Bool
+    /// Sent when set; the broker may refuse it (return code 4 or 5).
     public var username: String?
+    /// Sent only with a user name.
     public var password: String?
 
+    /// Creates the fields of a CONNECT packet.
     public init(clientID: String, keepAlive: UInt16, cleanSession: Bool, username: String? = nil, password: String? = nil) {
         self.clientID = clientID
         self.keepAlive = keepAlive
@@ -51,15 +57,20 @@ public struct MQTTConnect: Sendable, Equatable {
 
 /// One application message of a PUBLISH packet.
 public struct MQTTPublish: Sendable, Equatable {
+    /// The topic name (no wildcards).
     public var topic: String
+    /// The application message.
     public var payload: ByteBuffer
+    /// At most once or at least once.
     public var qos: MQTTQoS
+    /// Asks the broker to keep it as the topic's last message for new subscribers.
     public var retain: Bool
     /// Set on a re-sent QoS 1 message, so the receiver knows it may have seen it.
     public var duplicate: Bool
     /// Present for QoS 1.
     public var packetID: UInt16?
 
+    /// Creates a PUBLISH's message.
     public init(topic: String, payload: ByteBuffer, qos: MQTTQoS, retain: Bool = false, duplicate: Bool = false, packetID: UInt16? = nil) {
         self.topic = topic
         self.payload = payload
@@ -109,7 +120,9 @@ public enum MQTTPacket: Sendable, Equatable {
 
 /// A packet that breaks MQTT 3.1.1: the connection that sent it is closed with this error.
 public struct MQTTProtocolError: Error, CustomStringConvertible, Equatable {
+    /// What is wrong, naming the packet.
     public var message: String
+    /// Creates an error with its message.
     public init(_ message: String) { self.message = message }
     public var description: String { "MQTT protocol error: \(message)" }
 }

@@ -13,8 +13,9 @@ import DAQCore
 /// `mqtt` sink is read back by the `mqtt` source with the same fields, types, timestamp,
 /// step path and kind. NaN and infinities, which JSON cannot hold, arrive as `null`.
 public enum SamplePayload {
-    /// The transport's own keys, never fields.
+    /// The key holding the message id; the transport's own keys are never fields.
     public static let messageIDKey = "_msg"
+    /// The key listing the fields that hold bytes.
     public static let bytesKey = "_bytes"
 
     /// Appends sample `row` of `batch` as one JSON object.
@@ -62,12 +63,15 @@ public enum SamplePayload {
 
     /// A payload that is not what the `mqtt` sink writes.
     public struct DecodingError: Error, CustomStringConvertible {
+/// What is wrong with the payload.
         public var description: String
     }
 
     /// One decoded sample, with the id of the message that carried it.
     public struct Decoded: Sendable, Equatable {
+        /// The `_msg` id, when the payload has one.
         public var messageID: String?
+        /// The sample; its uptime is the sender's.
         public var sample: Sample
     }
 
