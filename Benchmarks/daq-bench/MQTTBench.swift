@@ -21,19 +21,23 @@ func mqttBench(messages n: Int) throws {
             sources: {gen: {type: generator, signal: counter, rate: 1000, count: \(n)}}
             sinks: {pub: {type: mqtt, inputs: [gen], url: "mqtt://127.0.0.1:\(broker.port)", topic: bench/daq, qos: \(qos), queue: 50000, max_inflight: 5000}}
             """
-        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all)).load(text: yaml, file: "mqtt-bench")
+        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all)).load(
+            text: yaml, file: "mqtt-bench")
         let started = DispatchTime.now().uptimeNanoseconds
         let run = try PipelineRun(spec: spec, options: RunOptions(flushInterval: 0))
         try run.start()
         let result = run.wait()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         guard let pub = result.stages.first(where: { $0.name == "pub" }), pub.delivered == n else {
-            throw BenchError("QoS \(qos): delivered \(result.stages.last?.delivered ?? 0) of \(n): \(result.failure ?? "")")
+            throw BenchError(
+                "QoS \(qos): delivered \(result.stages.last?.delivered ?? 0) of \(n): \(result.failure ?? "")")
         }
         let bytes = pub.bytes / max(pub.delivered, 1)
         let ours = Double(n) / seconds
         let theirs = try mosquittoPub(port: broker.port, qos: qos, messages: n, payloadBytes: bytes)
-        print("  QoS \(qos): daq mqtt sink \(Int(ours)) msgs/s (\(fmt(seconds)) s, \(bytes) B payloads); mosquitto_pub -l \(Int(theirs)) msgs/s")
+        print(
+            "  QoS \(qos): daq mqtt sink \(Int(ours)) msgs/s (\(fmt(seconds)) s, \(bytes) B payloads); mosquitto_pub -l \(Int(theirs)) msgs/s"
+        )
     }
 }
 
@@ -44,7 +48,10 @@ private func mosquittoPub(port: Int, qos: Int, messages: Int, payloadBytes: Int)
     let line = String(repeating: "x", count: max(payloadBytes, 1)) + "\n"
     let input = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-lines-\(getpid()).txt")
     defer { try? FileManager.default.removeItem(at: input) }
-    guard FileManager.default.createFile(atPath: input.path, contents: Data(String(repeating: line, count: messages).utf8)) else {
+    guard
+        FileManager.default.createFile(
+            atPath: input.path, contents: Data(String(repeating: line, count: messages).utf8))
+    else {
         throw BenchError("cannot write \(input.path)")
     }
     let p = Process()
@@ -72,7 +79,8 @@ final class BenchBroker {
         directory = NSTemporaryDirectory() + "daq-bench-mosquitto-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = Int(20000 + getpid() % 20000)
-        let conf = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nuser root\nmax_queued_messages 1000000\nlog_type none\n"
+        let conf =
+            "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nuser root\nmax_queued_messages 1000000\nlog_type none\n"
         try conf.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
         let args: [String] = ["/usr/sbin/mosquitto", "-c", directory + "/mosquitto.conf"]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
@@ -106,7 +114,9 @@ final class BenchBroker {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 

@@ -29,7 +29,8 @@ struct BrokerFailureTests {
         defer { try? FileManager.default.removeItem(atPath: spool) }
         let n = 6000
         let rx = try LiveRun(
-            BrokerRoundTripTests.receiver(broker.url, count: n, extra: ", clean_session: false, client_id: collector-kill-test"))
+            BrokerRoundTripTests.receiver(
+                broker.url, count: n, extra: ", clean_session: false, client_id: collector-kill-test"))
         #expect(broker.waitForSave(after: Date()), "the broker saved the collector's session")
         // 3 s of samples at 2 kHz, replayed in real time, so the kill lands mid-stream.
         let tx = try LiveRun(
@@ -50,7 +51,9 @@ struct BrokerFailureTests {
         let seqs = rx.collected("got").compactMap { $0["seq"]?.intValue }
         #expect(seqs.count == n, "every sample arrives once")
         let missing = Set((0..<Int64(n)).map { $0 }).subtracting(seqs).sorted()
-        #expect(missing.isEmpty && Set(seqs).count == seqs.count, "none missing, none twice; missing: \(missing.prefix(20))…")
+        #expect(
+            missing.isEmpty && Set(seqs).count == seqs.count,
+            "none missing, none twice; missing: \(missing.prefix(20))…")
         #expect(Self.spoolFiles(spool).isEmpty, "the spool is emptied once everything is acknowledged")
         #expect(rx.messages("rx").contains { $0.contains("connected to the MQTT broker") })
     }
@@ -60,7 +63,8 @@ struct BrokerFailureTests {
         let spool = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: spool) }
         let first = try LiveRun(
-            BrokerRoundTripTests.sender(broker.url, count: 300, qos: 1, extra: ", spool: \"\(spool)\", drain_timeout: 0.2"))
+            BrokerRoundTripTests.sender(
+                broker.url, count: 300, qos: 1, extra: ", spool: \"\(spool)\", drain_timeout: 0.2"))
         let (r1, _) = first.finish()
         let pub1 = first.stats("pub", in: r1)
         #expect(pub1?.delivered == 0 && pub1?.failed == 0 && pub1?.spooled == 300, "\(String(describing: pub1))")
@@ -69,11 +73,13 @@ struct BrokerFailureTests {
         try broker.start()
         let rx = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: 300))
         // The next run has nothing new to send: what arrives is what the spool kept.
-        let second = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: 0, qos: 1, extra: ", spool: \"\(spool)\""))
+        let second = try LiveRun(
+            BrokerRoundTripTests.sender(broker.url, count: 0, qos: 1, extra: ", spool: \"\(spool)\""))
         let (r2, _) = second.finish()
         let pub2 = second.stats("pub", in: r2)
         #expect(pub2?.delivered == 300 && pub2?.spooled == 0, "\(String(describing: pub2))")
-        #expect(second.messages("pub").contains { $0.contains("re-sending 300 messages (300 samples) left in the spool") })
+        #expect(
+            second.messages("pub").contains { $0.contains("re-sending 300 messages (300 samples) left in the spool") })
         let (_, byItself) = rx.finish(within: 20)
         #expect(byItself)
         #expect(rx.collected("got").compactMap { $0["seq"]?.intValue } == (0..<300).map { Int64($0) })
@@ -99,8 +105,12 @@ struct BrokerFailureTests {
         let (result, _) = tx.finish()
         #expect(tx.stats("pub", in: result)?.delivered == 1, "\(result.failure ?? "")")
         let progress = tx.events.all.compactMap { if case .progress("pub", let b, let t) = $0 { (b, t) } else { nil } }
-        #expect(progress.count >= 15 && progress.allSatisfy { $0.1 > 1 << 20 } && progress.map(\.0) == progress.map(\.0).sorted())
-        let delivered = tx.events.all.compactMap { if case .delivered("pub", let n, let b) = $0, n > 0 { b } else { nil } }
+        #expect(
+            progress.count >= 15 && progress.allSatisfy { $0.1 > 1 << 20 }
+                && progress.map(\.0) == progress.map(\.0).sorted())
+        let delivered = tx.events.all.compactMap {
+            if case .delivered("pub", let n, let b) = $0, n > 0 { b } else { nil }
+        }
         #expect(delivered.contains { $0 > 1 << 20 }, "delivered with its bytes")
     }
 
@@ -109,12 +119,17 @@ struct BrokerFailureTests {
         try broker.start()
         let port = broker.port
         let delegate = RecordingDelegate()
-        let client = try MQTTClient(options: MQTTClientOptions(host: "127.0.0.1", port: port, clientID: "big"), delegate: delegate)
+        let client = try MQTTClient(
+            options: MQTTClientOptions(host: "127.0.0.1", port: port, clientID: "big"), delegate: delegate)
         client.start()
         let size = 1 << 20
         let payload = ByteBuffer(repeating: 0x61, count: size)
-        client.publish([MQTTOutgoing(token: 7, topic: "big/one", payload: payload, qos: .atLeastOnce, retain: false, samples: 1)])
-        let delivered = delegate.recorder.wait { events in events.contains { if case .delivered([7]) = $0 { true } else { false } } }
+        client.publish([
+            MQTTOutgoing(token: 7, topic: "big/one", payload: payload, qos: .atLeastOnce, retain: false, samples: 1)
+        ])
+        let delivered = delegate.recorder.wait { events in
+            events.contains { if case .delivered([7]) = $0 { true } else { false } }
+        }
         #expect(delivered)
         let progress = delegate.recorder.all.compactMap { if case .progress(let b, let t) = $0 { (b, t) } else { nil } }
         #expect(progress.count == size / (64 * 1024) - 1, "every 64 KiB piece but the last reports progress")

@@ -18,7 +18,9 @@ struct BrokerRoundTripTests {
         """
     }
 
-    static func sender(_ url: String, count: Int, qos: Int, clock: String = "virtual", rate: Int = 1000, extra: String = "") -> String {
+    static func sender(
+        _ url: String, count: Int, qos: Int, clock: String = "virtual", rate: Int = 1000, extra: String = ""
+    ) -> String {
         """
         name: tx
         clock: \(clock)
@@ -72,7 +74,9 @@ struct BrokerRoundTripTests {
         let untrusted = try LiveRun(Self.sender(broker.tlsURL, count: 5, qos: 1, extra: ", drain_timeout: 0.2"))
         let (r, _) = untrusted.finish()
         #expect(untrusted.stats("pub", in: r)?.delivered == 0)
-        #expect(untrusted.messages("pub").first?.contains("localhost:\(broker.port)") == true, "\(untrusted.messages("pub"))")
+        #expect(
+            untrusted.messages("pub").first?.contains("localhost:\(broker.port)") == true,
+            "\(untrusted.messages("pub"))")
     }
 
     @Test func wrongPasswordIsAClearError() throws {
@@ -86,7 +90,8 @@ struct BrokerRoundTripTests {
             _ = try LiveRun(Self.sender(broker.url, count: 10, qos: 1, extra: auth))
         } throws: { error in
             let text = "\(error)"
-            return text.contains("sinks.pub: the MQTT broker at 127.0.0.1:\(broker.port) refused the connection for user 'edge'")
+            return text.contains(
+                "sinks.pub: the MQTT broker at 127.0.0.1:\(broker.port) refused the connection for user 'edge'")
                 && text.contains("refused the credentials")
         }
         let good = ", username: edge, password_env: DAQ_TEST_RIGHT_PASSWORD"
@@ -99,11 +104,16 @@ struct BrokerRoundTripTests {
         let broker = try Mosquitto()
         // Replayed at 1x: 200 samples take 2 s, and the sink retries meanwhile.
         let tx = try LiveRun(
-            Self.sender(broker.url, count: 200, qos: 1, clock: "realtime", rate: 100, extra: ", reconnect_delay: 0.05, max_reconnect_delay: 0.2"))
-        let retried = tx.events.wait { LiveRun.messages("pub", in: $0).filter { $0.contains("retrying in") }.count >= 3 }
+            Self.sender(
+                broker.url, count: 200, qos: 1, clock: "realtime", rate: 100,
+                extra: ", reconnect_delay: 0.05, max_reconnect_delay: 0.2"))
+        let retried = tx.events.wait {
+            LiveRun.messages("pub", in: $0).filter { $0.contains("retrying in") }.count >= 3
+        }
         #expect(retried, "\(tx.messages("pub"))")
         let first = tx.messages("pub").first ?? ""
-        #expect(first.contains("cannot reach the MQTT broker at 127.0.0.1:\(broker.port) (connection refused)"), "\(first)")
+        #expect(
+            first.contains("cannot reach the MQTT broker at 127.0.0.1:\(broker.port) (connection refused)"), "\(first)")
         try broker.start()
         let (result, _) = tx.finish()
         #expect(result.state == .finished, "\(result.failure ?? "")")

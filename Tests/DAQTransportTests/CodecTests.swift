@@ -25,7 +25,9 @@ struct CodecTests {
     }
 
     @Test func publishQoS1CarriesFlagsAndPacketID() throws {
-        let p = MQTTPublish(topic: "a/b", payload: ByteBuffer(string: "hi"), qos: .atLeastOnce, retain: true, duplicate: true, packetID: 10)
+        let p = MQTTPublish(
+            topic: "a/b", payload: ByteBuffer(string: "hi"), qos: .atLeastOnce, retain: true, duplicate: true,
+            packetID: 10)
         let expected: [UInt8] = [0x3B, 9, 0, 3, 97, 47, 98, 0, 10, 104, 105]
         #expect(try Self.bytes(.publish(p)) == expected)
         #expect(try Self.parse(expected) == .publish(p))
@@ -38,7 +40,8 @@ struct CodecTests {
 
     @Test(arguments: [
         (3, [UInt8]([0x03])), (127, [0x7F]), (128, [0x80, 0x01]), (16_383, [0xFF, 0x7F]), (16_384, [0x80, 0x80, 0x01]),
-        (2_097_151, [0xFF, 0xFF, 0x7F]), (2_097_152, [0x80, 0x80, 0x80, 0x01]), (268_435_455, [0xFF, 0xFF, 0xFF, 0x7F]),
+        (2_097_151, [0xFF, 0xFF, 0x7F]), (2_097_152, [0x80, 0x80, 0x80, 0x01]),
+        (268_435_455, [0xFF, 0xFF, 0xFF, 0x7F]),
     ])
     func remainingLengthFollowsTable2_2(length: Int, encoded: [UInt8]) throws {
         // Topic "t" takes 3 bytes of the remaining length; the payload fills the rest.
@@ -57,7 +60,8 @@ struct CodecTests {
         #expect(try Self.bytes(.pingreq) == [0xC0, 0])
         #expect(try Self.bytes(.disconnect) == [0xE0, 0])
         #expect(try Self.bytes(.puback(packetID: 258)) == [0x40, 2, 1, 2])
-        #expect(try Self.bytes(.subscribe(packetID: 1, filters: [("a", .atLeastOnce)])) == [0x82, 6, 0, 1, 0, 1, 97, 1])
+        #expect(
+            try Self.bytes(.subscribe(packetID: 1, filters: [("a", .atLeastOnce)])) == [0x82, 6, 0, 1, 0, 1, 97, 1])
     }
 
     @Test func incompletePacketsWaitForMoreBytes() throws {

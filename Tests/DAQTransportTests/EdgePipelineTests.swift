@@ -24,10 +24,12 @@ struct EdgePipelineTests {
             "INPUT": Self.root.appendingPathComponent("recordings/walk.csv").path,
             "SPOOL": scratch.appendingPathComponent("spool").path,
         ]
-        let logger = try LiveRun(try Self.yaml("broker-to-logger.yaml"), environment: environment, file: "broker-to-logger.yaml")
+        let logger = try LiveRun(
+            try Self.yaml("broker-to-logger.yaml"), environment: environment, file: "broker-to-logger.yaml")
         // The edge as fast as the data allow: same samples as at 1x.
         let edge = try LiveRun(
-            try Self.yaml("edge-to-broker.yaml"), environment: environment, overrides: ["clock=virtual"], file: "edge-to-broker.yaml")
+            try Self.yaml("edge-to-broker.yaml"), environment: environment, overrides: ["clock=virtual"],
+            file: "edge-to-broker.yaml")
         let (sent, _) = edge.finish(within: 60)
         #expect(sent.state == .finished, "\(sent.failure ?? "")")
         let published = edge.stats("broker", in: sent)
@@ -43,10 +45,11 @@ struct EdgePipelineTests {
         #expect(logged.state == .finished, "\(logged.failure ?? "")")
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == n, "every sample once in the log")
-        let timestamps = Set(lines.compactMap { line -> Double? in
-            guard case .object(let o) = try? JSONParser.parse(Array(line.utf8)) else { return nil }
-            return o["timestamp"]?.doubleValue
-        })
+        let timestamps = Set(
+            lines.compactMap { line -> Double? in
+                guard case .object(let o) = try? JSONParser.parse(Array(line.utf8)) else { return nil }
+                return o["timestamp"]?.doubleValue
+            })
         #expect(timestamps.count == n, "no sample twice")
     }
 }

@@ -26,7 +26,9 @@ struct MalformedPeerTests {
         try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Replier(reply: reply)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Replier(reply: reply))
+                }
             }
             .bind(host: "127.0.0.1", port: 0).wait()
     }
@@ -35,7 +37,10 @@ struct MalformedPeerTests {
         ([UInt8]([0x20, 0x02, 0x00, 0x00, 0x00, 0x00]), "malformed packet from the broker: unknown packet type 0"),
         ([0x20, 0x02, 0x00, 0x00, 0x30, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F], "bad remaining length"),
         ([0x20, 0x02, 0x00, 0x00, 0x40, 0x01, 0x00], "truncated PUBACK"),
-        ([0x20, 0x02, 0x00, 0x00, 0x82, 0x06, 0x00, 0x01, 0x00, 0x01, 0x61, 0x00], "unexpected SUBSCRIBE from the broker"),
+        (
+            [0x20, 0x02, 0x00, 0x00, 0x82, 0x06, 0x00, 0x01, 0x00, 0x01, 0x61, 0x00],
+            "unexpected SUBSCRIBE from the broker"
+        ),
         ([0x20, 0x03, 0x00, 0x00, 0x00], "unexpected bytes at the end of a CONNACK"),
     ])
     func malformedPacketClosesTheConnection(reply: [UInt8], message: String) throws {
@@ -65,9 +70,12 @@ struct MalformedPeerTests {
         let delegate = RecordingDelegate()
         let client = try MQTTClient(options: options, delegate: delegate)
         client.start()
-        #expect(delegate.recorder.wait { events in
-            events.contains { if case .problem(let m, true) = $0 { m.contains("stopped answering") } else { false } }
-        }, "problems: \(delegate.problems)")
+        #expect(
+            delegate.recorder.wait { events in
+                events.contains {
+                    if case .problem(let m, true) = $0 { m.contains("stopped answering") } else { false }
+                }
+            }, "problems: \(delegate.problems)")
         _ = try client.stop().wait()
     }
 
@@ -79,7 +87,8 @@ struct MalformedPeerTests {
             func channelRead(context: ChannelHandlerContext, data: NIOAny) {
                 let bytes: [UInt8] = [0x20, 0x02, 0x00, 0x00, 0x40, 0x02, 0x00]
                 let ctx = NIOLoopBound(context, eventLoop: context.eventLoop)
-                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes))).whenComplete { _ in
+                context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes))).whenComplete {
+                    _ in
                     ctx.value.close(promise: nil)
                 }
             }
@@ -95,9 +104,16 @@ struct MalformedPeerTests {
         let delegate = RecordingDelegate()
         let client = try MQTTClient(options: options, delegate: delegate)
         client.start()
-        #expect(delegate.recorder.wait { events in
-            events.contains { if case .problem(let m, true) = $0 { m.contains("lost the connection") && m.contains("truncated packet") } else { false } }
-        }, "problems: \(delegate.problems)")
+        #expect(
+            delegate.recorder.wait { events in
+                events.contains {
+                    if case .problem(let m, true) = $0 {
+                        m.contains("lost the connection") && m.contains("truncated packet")
+                    } else {
+                        false
+                    }
+                }
+            }, "problems: \(delegate.problems)")
         _ = try client.stop().wait()
     }
 }

@@ -8,14 +8,16 @@ struct PayloadTests {
     static let sample = Sample(
         stream: "accel", timestamp: 1_795_000_000.125, uptime: 2.5, stepPath: "walk/out", kind: .event,
         fields: [
-            "i": .int(-42), "d": .double(3.0), "tiny": .double(1e-300), "s": .string("a \"quoted\" é\n"), "b": .bool(true),
+            "i": .int(-42), "d": .double(3.0), "tiny": .double(1e-300), "s": .string("a \"quoted\" é\n"),
+            "b": .bool(true),
             "raw": .bytes([0, 1, 0xAB, 0xFF]), "list": .array([.int(1), .double(2.5), .null]),
             "obj": .object(["k": .string("v"), "n": .int(7)]),
         ])
 
     @Test func everyValueTypeRoundTrips() throws {
         var out: [UInt8] = []
-        SamplePayload.append(Batch(stream: "accel", samples: [Self.sample]), row: 0, messageID: Array("edge@1:7".utf8), to: &out)
+        SamplePayload.append(
+            Batch(stream: "accel", samples: [Self.sample]), row: 0, messageID: Array("edge@1:7".utf8), to: &out)
         let decoded = try SamplePayload.decode(out)
         #expect(decoded.count == 1)
         #expect(decoded[0].messageID == "edge@1:7")
@@ -31,7 +33,8 @@ struct PayloadTests {
     }
 
     @Test(arguments: [
-        ("not json", "payload is not JSON"), ("42", "expected a sample object"), ("[1]", "expected an array of sample objects"),
+        ("not json", "payload is not JSON"), ("42", "expected a sample object"),
+        ("[1]", "expected an array of sample objects"),
         (#"{"timestamp":"x"}"#, "timestamp must be a number"), (#"{"kind":"other"}"#, "kind must be"),
         (#"{"raw":"zz","_bytes":["raw"]}"#, "is listed in _bytes but is not hex"),
     ])

@@ -19,7 +19,9 @@ struct SpoolTests {
             let seq = first + UInt64(k)
             let payload = Array("{\"n\":\(seq)}".utf8)
             payload.withUnsafeBytes {
-                SpoolSegmentReader.appendRecord(sequence: seq, topic: "t/\(seq)", qos: .atLeastOnce, retain: false, samples: 2, payload: $0, to: &records)
+                SpoolSegmentReader.appendRecord(
+                    sequence: seq, topic: "t/\(seq)", qos: .atLeastOnce, retain: false, samples: 2, payload: $0,
+                    to: &records)
             }
             sequences.append((seq, 2))
         }
@@ -57,7 +59,8 @@ struct SpoolTests {
             _ = try Self.append(spool, 3)
             spool.close()
         }
-        let segment = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".spool") })
+        let segment = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".spool") })
         let handle = try #require(FileHandle(forWritingAtPath: dir + "/" + segment))
         try handle.seekToEnd()
         try handle.write(contentsOf: [0, 0, 0, 50, 1, 2, 3])  // a length of 50 and only 3 bytes

@@ -16,7 +16,9 @@ extension MQTTClient {
                 writeLarge(m, on: channel)
                 continue
             }
-            if buffer.capacity == 0 { buffer.reserveCapacity(min(256 * 1024, messages.count * (size + m.topic.utf8.count + 8))) }
+            if buffer.capacity == 0 {
+                buffer.reserveCapacity(min(256 * 1024, messages.count * (size + m.topic.utf8.count + 8)))
+            }
             let mark = buffer.writerIndex
             do {
                 try MQTTPacket.writePublishHeader(m.publish, payloadLength: size, to: &buffer)

@@ -21,7 +21,10 @@ public final class MQTTClient: @unchecked Sendable {
     private let sslContext: NIOSSLContext?
 
     private enum State {
-        case idle, connecting, connected(any Channel), waiting(Scheduled<Void>), stopped
+        case idle, connecting
+        case connected(any Channel)
+        case waiting(Scheduled<Void>)
+        case stopped
     }
     private var state = State.idle
     private var outbox: MQTTOutbox
@@ -33,7 +36,10 @@ public final class MQTTClient: @unchecked Sendable {
 
     /// Creates a client; nothing happens until ``start()``.
     /// - Throws: when TLS is asked for and the CA file cannot be loaded.
-    public init(options: MQTTClientOptions, delegate: any MQTTClientDelegate, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+    public init(
+        options: MQTTClientOptions, delegate: any MQTTClientDelegate,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) throws {
         self.options = options
         self.delegate = delegate
         self.eventLoop = group.next()
@@ -131,7 +137,8 @@ public final class MQTTClient: @unchecked Sendable {
                         try sync.addHandler(IdleStateHandler(readTimeout: keepAlive, writeTimeout: keepAlive))
                     }
                     try sync.addHandler(ByteToMessageHandler(MQTTPacketDecoder()))
-                    try sync.addHandler(MQTTConnectionHandler(client: self, connect: connectPacket, connackTimeout: timeout))
+                    try sync.addHandler(
+                        MQTTConnectionHandler(client: self, connect: connectPacket, connackTimeout: timeout))
                 }
             }
             .connect(host: options.host, port: options.port)
@@ -165,7 +172,8 @@ public final class MQTTClient: @unchecked Sendable {
             // Credentials, protocol level and client id will not get better by retrying.
             state = .stopped
             let who = options.username.map { " for user '\($0)'" } ?? ""
-            delegate.mqttConnectionProblem("the MQTT broker at \(options.address) refused the connection\(who): \(reason)", retryIn: nil)
+            delegate.mqttConnectionProblem(
+                "the MQTT broker at \(options.address) refused the connection\(who): \(reason)", retryIn: nil)
         }
     }
 
@@ -185,7 +193,8 @@ public final class MQTTClient: @unchecked Sendable {
         // The first retry after a loss waits `reconnectDelay` too: a broker restarting is
         // rarely back at once, and every client of a fleet retrying at once would not help it.
         let delay = min(options.maxReconnectDelay, options.reconnectDelay * Double(1 << min(max(attempt - 1, 0), 20)))
-        delegate.mqttConnectionProblem("\(problem); retrying in \(Self.seconds(delay)) s (attempt \(attempt + 1))", retryIn: delay)
+        delegate.mqttConnectionProblem(
+            "\(problem); retrying in \(Self.seconds(delay)) s (attempt \(attempt + 1))", retryIn: delay)
         state = .waiting(eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { self.connect() })
     }
 
@@ -259,7 +268,10 @@ public final class MQTTClient: @unchecked Sendable {
         case .failure(let error):
             let lost = messages.filter { $0.qos == .atMostOnce }
             if !lost.isEmpty {
-                delegate.mqttFailed(lost, reason: "the connection to \(options.address) closed before it was written (\(Self.describe(error)))")
+                delegate.mqttFailed(
+                    lost,
+                    reason:
+                        "the connection to \(options.address) closed before it was written (\(Self.describe(error)))")
             }
         }
     }

@@ -64,7 +64,9 @@ public struct MQTTClientOptions: Sendable {
         }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.isEmpty, !rest.contains("/"), !rest.contains("@") else {
-            return .failure(URLError("expected mqtt://HOST[:PORT] (credentials go in `username` and `password_env`), found '\(url)'"))
+            return .failure(
+                URLError(
+                    "expected mqtt://HOST[:PORT] (credentials go in `username` and `password_env`), found '\(url)'"))
         }
         var host = rest
         var port = tls ? 8883 : 1883
@@ -74,7 +76,9 @@ public struct MQTTClientOptions: Sendable {
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if after.hasPrefix(":") {
-                guard let p = Int(after.dropFirst()), (1...65535).contains(p) else { return .failure(URLError("bad port in '\(url)'")) }
+                guard let p = Int(after.dropFirst()), (1...65535).contains(p) else {
+                    return .failure(URLError("bad port in '\(url)'"))
+                }
                 port = p
             }
         } else if let colon = rest.lastIndex(of: ":") {
@@ -89,7 +93,7 @@ public struct MQTTClientOptions: Sendable {
 
     /// A URL that cannot be used.
     public struct URLError: Error, CustomStringConvertible {
-/// The reason, as users read it.
+        /// The reason, as users read it.
         public var description: String
         init(_ d: String) { description = d }
     }

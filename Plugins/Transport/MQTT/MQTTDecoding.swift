@@ -10,7 +10,9 @@ extension MQTTPacket {
     /// Parses one packet from the front of `buffer`, consuming it; `nil` when the packet is not
     /// complete yet (nothing is consumed then).
     /// - Throws: ``MQTTProtocolError`` for a malformed packet.
-    public static func parse(from buffer: inout ByteBuffer, maxPacketSize: Int = maxRemainingLength) throws -> MQTTPacket? {
+    public static func parse(from buffer: inout ByteBuffer, maxPacketSize: Int = maxRemainingLength) throws
+        -> MQTTPacket?
+    {
         guard let first: UInt8 = buffer.getInteger(at: buffer.readerIndex) else { return nil }
         var length = 0
         var multiplier = 1
@@ -76,7 +78,9 @@ extension MQTTPacket {
             if id == 0 { throw MQTTProtocolError("PUBLISH with packet id 0") }
             let payload = body.readSlice(length: body.readableBytes)!
             return .publish(
-                MQTTPublish(topic: topic, payload: payload, qos: qos, retain: flags & 1 != 0, duplicate: flags & 8 != 0, packetID: id))
+                MQTTPublish(
+                    topic: topic, payload: payload, qos: qos, retain: flags & 1 != 0, duplicate: flags & 8 != 0,
+                    packetID: id))
         case .puback:
             return .puback(packetID: try integer(&body, kind))
         case .subscribe:
@@ -99,7 +103,8 @@ extension MQTTPacket {
         case .pingresp: return .pingresp
         case .disconnect: return .disconnect
         case .pubrec, .pubrel, .pubcomp, .unsubscribe, .unsuback:
-            throw MQTTProtocolError("unexpected \(kind.name) packet: this client uses QoS 0 and 1 and never unsubscribes")
+            throw MQTTProtocolError(
+                "unexpected \(kind.name) packet: this client uses QoS 0 and 1 and never unsubscribes")
         }
     }
 
@@ -110,8 +115,12 @@ extension MQTTPacket {
 
     private static func string(_ body: inout ByteBuffer, _ kind: Kind) throws -> String {
         let n: UInt16 = try integer(&body, kind)
-        guard let bytes = body.readSlice(length: Int(n)) else { throw MQTTProtocolError("truncated \(kind.name) packet") }
-        guard let s = String(validating: bytes.readableBytesView, as: UTF8.self) else { throw MQTTProtocolError("a string in a \(kind.name) packet is not UTF-8") }
+        guard let bytes = body.readSlice(length: Int(n)) else {
+            throw MQTTProtocolError("truncated \(kind.name) packet")
+        }
+        guard let s = String(validating: bytes.readableBytesView, as: UTF8.self) else {
+            throw MQTTProtocolError("a string in a \(kind.name) packet is not UTF-8")
+        }
         return s
     }
 }
@@ -129,12 +138,16 @@ public struct MQTTPacketDecoder: ByteToMessageDecoder, Sendable {
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let packet = try MQTTPacket.parse(from: &buffer, maxPacketSize: maxPacketSize) else { return .needMoreData }
+        guard let packet = try MQTTPacket.parse(from: &buffer, maxPacketSize: maxPacketSize) else {
+            return .needMoreData
+        }
         context.fireChannelRead(wrapInboundOut(packet))
         return .continue
     }
 
-    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
         if try decode(context: context, buffer: &buffer) == .continue { return .continue }
         if buffer.readableBytes > 0 {
             let n = buffer.readableBytes

@@ -46,7 +46,9 @@ public struct MQTTConnect: Sendable, Equatable {
     public var password: String?
 
     /// Creates the fields of a CONNECT packet.
-    public init(clientID: String, keepAlive: UInt16, cleanSession: Bool, username: String? = nil, password: String? = nil) {
+    public init(
+        clientID: String, keepAlive: UInt16, cleanSession: Bool, username: String? = nil, password: String? = nil
+    ) {
         self.clientID = clientID
         self.keepAlive = keepAlive
         self.cleanSession = cleanSession
@@ -71,7 +73,10 @@ public struct MQTTPublish: Sendable, Equatable {
     public var packetID: UInt16?
 
     /// Creates a PUBLISH's message.
-    public init(topic: String, payload: ByteBuffer, qos: MQTTQoS, retain: Bool = false, duplicate: Bool = false, packetID: UInt16? = nil) {
+    public init(
+        topic: String, payload: ByteBuffer, qos: MQTTQoS, retain: Bool = false, duplicate: Bool = false,
+        packetID: UInt16? = nil
+    ) {
         self.topic = topic
         self.payload = payload
         self.qos = qos

@@ -63,7 +63,7 @@ public enum SamplePayload {
 
     /// A payload that is not what the `mqtt` sink writes.
     public struct DecodingError: Error, CustomStringConvertible {
-/// What is wrong with the payload.
+        /// What is wrong with the payload.
         public var description: String
     }
 
@@ -88,7 +88,9 @@ public enum SamplePayload {
         case .object(let o): return [try sample(o)]
         case .array(let items):
             return try items.map { item in
-                guard case .object(let o) = item else { throw DecodingError(description: "expected an array of sample objects") }
+                guard case .object(let o) = item else {
+                    throw DecodingError(description: "expected an array of sample objects")
+                }
                 return try sample(o)
             }
         default:
@@ -105,7 +107,9 @@ public enum SamplePayload {
             switch k {
             case messageIDKey: id = v.stringValue
             case bytesKey:
-                guard case .array(let names) = v else { throw DecodingError(description: "_bytes must be a list of field names") }
+                guard case .array(let names) = v else {
+                    throw DecodingError(description: "_bytes must be a list of field names")
+                }
                 bytesNames = names.compactMap(\.stringValue)
             case "stream": s.stream = v.stringValue ?? ""
             case "uptime": s.uptime = v.doubleValue ?? 0

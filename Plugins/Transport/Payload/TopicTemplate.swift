@@ -51,7 +51,9 @@ public struct TopicTemplate: Sendable, Equatable {
                 i = text.index(after: close)
                 continue
             }
-            if c == "+" || c == "#" { throw ConfigIssue(key: key, "a topic to publish to cannot hold the wildcard '\(c)'") }
+            if c == "+" || c == "#" {
+                throw ConfigIssue(key: key, "a topic to publish to cannot hold the wildcard '\(c)'")
+            }
             literal.append(c)
             i = text.index(after: i)
         }

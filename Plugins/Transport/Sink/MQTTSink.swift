@@ -59,18 +59,30 @@ public final class MQTTSink: SinkPlugin {
     }
 
     public static let typeName = "mqtt"
-    public static let summary = "Publishes samples as JSON to an MQTT broker (QoS 0/1, retain, spool) with delivery tracking."
+    public static let summary =
+        "Publishes samples as JSON to an MQTT broker (QoS 0/1, retain, spool) with delivery tracking."
     public static let configKeys: [ConfigKey] =
         MQTTSettings.configKeys + [
-            ConfigKey("topic", "string", default: "daq/{pipeline}/{stream}", "Topic template: {pipeline}, {component}, {stream}, {kind} or any field name."),
-            ConfigKey("qos", "0 | 1", default: "1", "1: the broker acknowledges every message (delivered), unacknowledged ones are re-sent."),
-            ConfigKey("retain", "bool", default: "false", "Ask the broker to keep the last message of each topic for new subscribers."),
-            ConfigKey("batch_size", "int", default: "1", "Samples per message; above 1 a message is a JSON array of samples."),
+            ConfigKey(
+                "topic", "string", default: "daq/{pipeline}/{stream}",
+                "Topic template: {pipeline}, {component}, {stream}, {kind} or any field name."),
+            ConfigKey(
+                "qos", "0 | 1", default: "1",
+                "1: the broker acknowledges every message (delivered), unacknowledged ones are re-sent."),
+            ConfigKey(
+                "retain", "bool", default: "false",
+                "Ask the broker to keep the last message of each topic for new subscribers."),
+            ConfigKey(
+                "batch_size", "int", default: "1", "Samples per message; above 1 a message is a JSON array of samples."),
             ConfigKey("markers", "bool", default: "false", "Also publish step-marker samples."),
-            ConfigKey("queue", "int", default: "10000", "Messages held while unacknowledged or disconnected; a full queue holds the pipeline back."),
-            ConfigKey("spool", "string", "Directory keeping unacknowledged messages on disk, re-sent first by the next run."),
+            ConfigKey(
+                "queue", "int", default: "10000",
+                "Messages held while unacknowledged or disconnected; a full queue holds the pipeline back."),
+            ConfigKey(
+                "spool", "string", "Directory keeping unacknowledged messages on disk, re-sent first by the next run."),
             ConfigKey("drain_timeout", "seconds", default: "10", "At the end, how long to wait for acknowledgements."),
-            ConfigKey("max_inflight", "int", default: "1000", "QoS 1 messages written and not yet acknowledged, at most."),
+            ConfigKey(
+                "max_inflight", "int", default: "1000", "QoS 1 messages written and not yet acknowledged, at most."),
         ]
 
     private let config: Configuration
@@ -93,7 +105,8 @@ public final class MQTTSink: SinkPlugin {
         var o = options
         o.maxInflight = configuration.maxInflight
         encoder = MessageEncoder(
-            clientID: o.clientID, qos: configuration.qos == 1 ? .atLeastOnce : .atMostOnce, retain: configuration.retain,
+            clientID: o.clientID, qos: configuration.qos == 1 ? .atLeastOnce : .atMostOnce,
+            retain: configuration.retain,
             batchSize: configuration.batchSize, markers: configuration.markers)
     }
 
@@ -121,11 +134,14 @@ public final class MQTTSink: SinkPlugin {
             context.spooled(samples: spool.spooledSamples)
             if !recovered.isEmpty {
                 let samples = recovered.reduce(0) { $0 + $1.samples }
-                context.notice("re-sending \(recovered.count) messages (\(samples) samples) left in the spool \(spoolPath!) by an earlier run")
+                context.notice(
+                    "re-sending \(recovered.count) messages (\(samples) samples) left in the spool \(spoolPath!) by an earlier run"
+                )
                 let allocator = ByteBufferAllocator()
                 let messages = recovered.map { m in
                     MQTTOutgoing(
-                        token: m.sequence, topic: m.topic, payload: allocator.buffer(bytes: m.payload), qos: m.qos, retain: m.retain,
+                        token: m.sequence, topic: m.topic, payload: allocator.buffer(bytes: m.payload), qos: m.qos,
+                        retain: m.retain,
                         samples: m.samples)
                 }
                 try ledger.reserve(messages.count)
@@ -137,7 +153,8 @@ public final class MQTTSink: SinkPlugin {
     public func write(_ batch: Batch, context: StageContext) throws {
         guard let client else { return }
         try ledger.check()
-        let messages = try encoder.encode(batch, template: template, pipeline: pipeline, component: component, spool: ledger.spool)
+        let messages = try encoder.encode(
+            batch, template: template, pipeline: pipeline, component: component, spool: ledger.spool)
         guard !messages.isEmpty else { return }
         if let spool = ledger.spool { context.spooled(samples: spool.spooledSamples) }
         context.wrote(bytes: messages.reduce(0) { $0 + $1.payload.readableBytes })
@@ -156,13 +173,17 @@ public final class MQTTSink: SinkPlugin {
             spool.close()
             context.spooled(samples: spool.spooledSamples)
             if samples > 0 {
-                context.notice("\(samples) samples wait in the spool \(spoolPath!) for the next run (\(ledger.problem ?? "not acknowledged in time"))")
+                context.notice(
+                    "\(samples) samples wait in the spool \(spoolPath!) for the next run (\(ledger.problem ?? "not acknowledged in time"))"
+                )
             }
         } else if samples > 0 {
             let why = ledger.problem.map { "; last problem: \($0)" } ?? ""
             context.failed(
                 samples: samples,
-                message: "not acknowledged by the MQTT broker at \(options.address) within drain_timeout (\(config.drainTimeout.value) s)\(why)")
+                message:
+                    "not acknowledged by the MQTT broker at \(options.address) within drain_timeout (\(config.drainTimeout.value) s)\(why)"
+            )
         }
         try ledger.check()
     }

@@ -35,7 +35,8 @@ struct MessageEncoder {
         prefix = []
         // Only characters that need no JSON escaping, so the id is copied into payloads as is.
         for b in clientID.utf8 {
-            let plain = (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
+            let plain =
+                (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || b == 45 || b == 46 || b == 95
             prefix.append(plain ? b : UInt8(ascii: "_"))
         }
         prefix.append(UInt8(ascii: "@"))
@@ -45,12 +46,15 @@ struct MessageEncoder {
 
     /// The messages of `batch`, recorded in `spool` (when given) before they are returned.
     /// - Throws: ``SpoolError`` when the spool cannot be written.
-    mutating func encode(_ batch: Batch, template: TopicTemplate, pipeline: String, component: String, spool: MessageSpool?) throws
+    mutating func encode(
+        _ batch: Batch, template: TopicTemplate, pipeline: String, component: String, spool: MessageSpool?
+    ) throws
         -> [MQTTOutgoing]
     {
         groups.removeAll(keepingCapacity: true)
         rows.removeAll(keepingCapacity: true)
-        let constant = template.perSample ? nil : template.render(batch, row: 0, pipeline: pipeline, component: component)
+        let constant =
+            template.perSample ? nil : template.render(batch, row: 0, pipeline: pipeline, component: component)
         for row in 0..<batch.count {
             if batch.kinds[row] == .marker && !markers { continue }
             let topic = constant ?? template.render(batch, row: row, pipeline: pipeline, component: component)
@@ -91,7 +95,8 @@ struct MessageEncoder {
         for (k, g) in groups.enumerated() {
             messages.append(
                 MQTTOutgoing(
-                    token: first + UInt64(k), topic: g.topic, payload: buffer.getSlice(at: start, length: ends[k] - start)!, qos: qos,
+                    token: first + UInt64(k), topic: g.topic,
+                    payload: buffer.getSlice(at: start, length: ends[k] - start)!, qos: qos,
                     retain: retain, samples: g.to - g.from))
             start = ends[k]
         }

@@ -106,7 +106,9 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     func mqttSubscribed(_ filters: [String], returnCodes: [UInt8]) {
         let refused = zip(filters, returnCodes).filter { $0.1 == 0x80 }.map(\.0)
         let ctx = condition.withLock { () -> StageContext? in
-            if !refused.isEmpty { fatal = "the MQTT broker refused the subscription to \(refused.joined(separator: ", "))" }
+            if !refused.isEmpty {
+                fatal = "the MQTT broker refused the subscription to \(refused.joined(separator: ", "))"
+            }
             outcomes += 1
             condition.broadcast()
             return context

@@ -37,7 +37,9 @@ public final class MQTTSource: SourcePlugin {
             try connection.validate()
             if topics.isEmpty { throw ConfigIssue(key: "topics", "name at least one topic filter") }
             for (i, t) in topics.enumerated() {
-                if let problem = Self.filterProblem(t) { throw ConfigIssue(key: "topics", "'\(t)' (item \(i + 1)): \(problem)") }
+                if let problem = Self.filterProblem(t) {
+                    throw ConfigIssue(key: "topics", "'\(t)' (item \(i + 1)): \(problem)")
+                }
             }
             if !(0...1).contains(qos) { throw ConfigIssue(key: "qos", "must be 0 or 1, found \(qos)") }
             if buffer < 1 { throw ConfigIssue(key: "buffer", "must be at least 1 sample") }
@@ -50,7 +52,9 @@ public final class MQTTSource: SourcePlugin {
             if filter.isEmpty { return "an empty topic filter" }
             let levels = filter.split(separator: "/", omittingEmptySubsequences: false)
             for (i, level) in levels.enumerated() {
-                if level.contains("#") && (level != "#" || i != levels.count - 1) { return "'#' must be a whole level, the last one" }
+                if level.contains("#") && (level != "#" || i != levels.count - 1) {
+                    return "'#' must be a whole level, the last one"
+                }
                 if level.contains("+") && level != "+" { return "'+' must be a whole level" }
             }
             return nil
@@ -58,15 +62,22 @@ public final class MQTTSource: SourcePlugin {
     }
 
     public static let typeName = "mqtt"
-    public static let summary = "Samples from MQTT topic filters (+, #): what the mqtt sink publishes, duplicates dropped."
+    public static let summary =
+        "Samples from MQTT topic filters (+, #): what the mqtt sink publishes, duplicates dropped."
     public static let configKeys: [ConfigKey] =
         MQTTSettings.configKeys + [
             .required("topics", "[string]", "Topic filters to subscribe to, e.g. [daq/#] or [fleet/+/accel]."),
-            ConfigKey("qos", "0 | 1", default: "1", "The highest QoS asked for; at 1 the broker re-sends what this client did not acknowledge."),
-            ConfigKey("buffer", "int", default: "100000", "Samples held for the pipeline; past this, reading from the broker pauses."),
+            ConfigKey(
+                "qos", "0 | 1", default: "1",
+                "The highest QoS asked for; at 1 the broker re-sends what this client did not acknowledge."),
+            ConfigKey(
+                "buffer", "int", default: "100000",
+                "Samples held for the pipeline; past this, reading from the broker pauses."),
             ConfigKey("dedup", "int", default: "100000", "Message ids remembered to drop messages delivered twice."),
             ConfigKey("count", "int", "Finish after this many samples (otherwise runs until stopped)."),
-            ConfigKey("on_bad_payload", MQTTReceiver.BadPayload.choices, default: "skip", "skip warns and drops a message that is not samples; fail stops."),
+            ConfigKey(
+                "on_bad_payload", MQTTReceiver.BadPayload.choices, default: "skip",
+                "skip warns and drops a message that is not samples; fail stops."),
         ]
 
     private let config: Configuration
@@ -78,7 +89,8 @@ public final class MQTTSource: SourcePlugin {
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
         options = try configuration.connection.clientOptions(context: context)
-        receiver = MQTTReceiver(limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload)
+        receiver = MQTTReceiver(
+            limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload)
     }
 
     deinit {

@@ -77,7 +77,9 @@ public final class MessageSpool: Sendable {
         var state = State()
         state.lock = lock
         var recovered: [Message] = []
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".spool") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasSuffix(".spool")
+        }.sorted()
         for name in names {
             guard let number = Int(name.dropLast(6)) else { continue }
             let (segment, pending) = try SpoolSegmentReader.read(directory: directory, number: number)
@@ -133,7 +135,8 @@ public final class MessageSpool: Sendable {
                     let handle = FileHandle(forWritingAtPath: path)
                 else { throw SpoolError("cannot create \(path)") }
                 s.current = handle
-                s.segments.append(Segment(number: number, first: firstSeq, last: firstSeq, pending: [:], acks: nil, bytes: 0))
+                s.segments.append(
+                    Segment(number: number, first: firstSeq, last: firstSeq, pending: [:], acks: nil, bytes: 0))
             }
             do {
                 try s.current!.write(contentsOf: records)
@@ -166,7 +169,9 @@ public final class MessageSpool: Sendable {
                     s.spooledSamples -= n
                     withUnsafeBytes(of: seq.bigEndian) { bytes.append(contentsOf: $0) }
                 }
-                if s.segments[i].acks == nil { s.segments[i].acks = SpoolSegmentReader.openAcks(directory, s.segments[i].number) }
+                if s.segments[i].acks == nil {
+                    s.segments[i].acks = SpoolSegmentReader.openAcks(directory, s.segments[i].number)
+                }
                 try? s.segments[i].acks?.write(contentsOf: bytes)
                 let sealed = i < s.segments.count - 1 || s.segments[i].bytes >= segmentBytes
                 if sealed && s.segments[i].pending.isEmpty { emptied.append(i) }

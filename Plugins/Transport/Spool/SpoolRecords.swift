@@ -35,7 +35,9 @@ enum SpoolSegmentReader {
     /// - Throws: ``SpoolError`` when the files cannot be read or a record is damaged mid-file.
     static func read(directory: String, number: Int) throws -> (Summary, [MessageSpool.Message]) {
         let spoolPath = path(directory, number, "spool")
-        guard let data = FileManager.default.contents(atPath: spoolPath) else { throw SpoolError("cannot read \(spoolPath)") }
+        guard let data = FileManager.default.contents(atPath: spoolPath) else {
+            throw SpoolError("cannot read \(spoolPath)")
+        }
         var acked = Set<UInt64>()
         if let acks = FileManager.default.contents(atPath: path(directory, number, "acks")) {
             let bytes = [UInt8](acks)
@@ -57,14 +59,18 @@ enum SpoolSegmentReader {
             var j = i + 4
             let seq = readBE(bytes, j, UInt64.self)
             j += 8
-            guard let qos = MQTTQoS(rawValue: bytes[j]) else { throw SpoolError("\(spoolPath): damaged record at byte \(i)") }
+            guard let qos = MQTTQoS(rawValue: bytes[j]) else {
+                throw SpoolError("\(spoolPath): damaged record at byte \(i)")
+            }
             let retain = bytes[j + 1] == 1
             j += 2
             let samples = Int(readBE(bytes, j, UInt32.self))
             j += 4
             let topicLength = Int(readBE(bytes, j, UInt16.self))
             j += 2
-            guard j + topicLength <= i + 4 + length else { throw SpoolError("\(spoolPath): damaged record at byte \(i)") }
+            guard j + topicLength <= i + 4 + length else {
+                throw SpoolError("\(spoolPath): damaged record at byte \(i)")
+            }
             let topic = String(decoding: bytes[j..<(j + topicLength)], as: UTF8.self)
             j += topicLength
             summary.first = min(summary.first, seq)

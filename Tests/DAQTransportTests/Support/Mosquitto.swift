@@ -49,13 +49,26 @@ final class Mosquitto: @unchecked Sendable {
             // A CA of the test's own and a server certificate for localhost, made with openssl.
             guard let openssl = Self.find("openssl") else { throw BrokerError(description: "openssl is not installed") }
             let d = directory.path
-            try Self.runTool(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=daq test CA",
-                "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem"])
-            try Self.runTool(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-                "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"])
-            try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
-            try Self.runTool(openssl, ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
-                "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem"])
+            try Self.runTool(
+                openssl,
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=daq test CA",
+                    "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem",
+                ])
+            try Self.runTool(
+                openssl,
+                [
+                    "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+                    "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr",
+                ])
+            try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
+                toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
+            try Self.runTool(
+                openssl,
+                [
+                    "x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+                    "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem",
+                ])
             conf += "cafile \(d)/ca.pem\ncertfile \(d)/server.pem\nkeyfile \(d)/server.key\n"
         }
         if users.isEmpty {
@@ -103,7 +116,9 @@ final class Mosquitto: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, binary, &actions, &attributes, &argv, environ)
-        guard rc == 0 else { throw BrokerError(description: "cannot start mosquitto: \(String(cString: strerror(rc)))") }
+        guard rc == 0 else {
+            throw BrokerError(description: "cannot start mosquitto: \(String(cString: strerror(rc)))")
+        }
         self.pid = pid
         // Bounded retries against a deadline: the broker is ready when a connect succeeds.
         let deadline = Date().addingTimeInterval(10)
@@ -126,7 +141,9 @@ final class Mosquitto: @unchecked Sendable {
         let db = directory.appendingPathComponent("mosquitto.db").path
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if let saved = (try? FileManager.default.attributesOfItem(atPath: db))?[.modificationDate] as? Date, saved > date {
+            if let saved = (try? FileManager.default.attributesOfItem(atPath: db))?[.modificationDate] as? Date,
+                saved > date
+            {
                 return true
             }
             usleep(20_000)
@@ -182,9 +199,13 @@ final class Mosquitto: @unchecked Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = 0
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
+        }
         guard bound == 0 else { throw BrokerError(description: "cannot bind a loopback port") }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
@@ -196,7 +217,9 @@ final class Mosquitto: @unchecked Sendable {
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         addr.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 }

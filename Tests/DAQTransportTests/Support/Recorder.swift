@@ -48,9 +48,13 @@ final class RecordingDelegate: MQTTClientDelegate {
     let recorder = Recorder<ClientEvent>()
 
     func mqttConnected(address: String, sessionPresent: Bool) { recorder.append(.connected) }
-    func mqttConnectionProblem(_ message: String, retryIn: Double?) { recorder.append(.problem(message, retry: retryIn != nil)) }
+    func mqttConnectionProblem(_ message: String, retryIn: Double?) {
+        recorder.append(.problem(message, retry: retryIn != nil))
+    }
     func mqttWritten(_ messages: [MQTTOutgoing]) { recorder.append(.written(messages.count)) }
-    func mqttProgress(_ message: MQTTOutgoing, bytes: Int, total: Int) { recorder.append(.progress(bytes: bytes, total: total)) }
+    func mqttProgress(_ message: MQTTOutgoing, bytes: Int, total: Int) {
+        recorder.append(.progress(bytes: bytes, total: total))
+    }
     func mqttDelivered(_ messages: [MQTTOutgoing]) { recorder.append(.delivered(messages.map(\.token))) }
     func mqttFailed(_ messages: [MQTTOutgoing], reason: String) { recorder.append(.failed(messages.count, reason)) }
     func mqttSubscribed(_ filters: [String], returnCodes: [UInt8]) { recorder.append(.subscribed(returnCodes)) }
