@@ -70,7 +70,14 @@ public final class MessageSpool: Sendable {
         }
         let lock = Foundation.open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw SpoolError("cannot open \(directory)/lock: \(String(cString: strerror(errno)))") }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+        // A process being spawned at that moment holds a copy of the descriptor until its
+        // exec closes it, and with it the lock of a spool just closed: wait a little for that.
+        var locked = flock(lock, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<20 where !locked {
+            usleep(50_000)
+            locked = flock(lock, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
             Glibc.close(lock)
             throw SpoolError("the spool \(directory) is in use by another running daq")
         }
