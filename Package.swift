@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -49,9 +51,20 @@ let package = Package(
             path: "Plugins/InfoManager"
         ),
         .target(
+            name: "DAQTransport",
+            dependencies: [
+                "DAQCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Plugins/Transport"
+        ),
+        .target(
             name: "DAQCLI",
             dependencies: [
                 "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
+                "DAQTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,10 +72,13 @@ let package = Package(
             name: "DAQKit",
             dependencies: [
                 "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
+                "DAQTransport",
             ]),
         .target(name: "DAQTesting", dependencies: ["DAQCore"]),
         .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
-        .executableTarget(name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager"], path: "Benchmarks/daq-bench"),
+        .executableTarget(
+            name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQTransport"],
+            path: "Benchmarks/daq-bench"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
@@ -77,6 +93,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
+        .testTarget(
+            name: "DAQTransportTests",
+            dependencies: [
+                "DAQTransport", "DAQCLI", "DAQTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]),
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),

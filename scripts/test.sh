@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what the tests need on a fresh Debian machine with
-# the Swift toolchain, builds every product, runs the whole test suite, then fuzzes the BLE
-# parsers for 60 seconds.
+# the Swift toolchain (Mosquitto among them), builds every product, runs the whole test suite,
+# then fuzzes the BLE parsers for 60 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,9 @@ if [ ${#need[@]} -gt 0 ]; then
         exit 1
     fi
 fi
+
+# The MQTT tests start a real Mosquitto broker on a loopback port of their own.
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || { apt-get update && apt-get install -y mosquitto mosquitto-clients; }
 
 swift build --build-tests
 swift test --skip-build

@@ -4,6 +4,7 @@
 //   swift run -c release daq-bench ble-decode [CAPTURE] [REPORTS]
 //   swift run -c release daq-bench batch-fill [ROWS] [--typed]
 //   swift run -c release daq-bench resolve [IDS] [HITS]
+//   swift run -c release daq-bench mqtt [MESSAGES]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -77,7 +78,9 @@ case "ble-decode":
 case "resolve":
     let rest = Array(args.dropFirst())
     try resolveBench(ids: rest.first.flatMap { Int($0) } ?? 20_000, hits: rest.count > 1 ? Int(rest[1]) ?? 5_000_000 : 5_000_000)
+case "mqtt":
+    try mqttBench(messages: args.count > 1 ? Int(args[args.startIndex + 1]) ?? 200_000 : 200_000)
 default:
-    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS]")
+    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES]")
     exit(64)
 }

@@ -7,7 +7,9 @@ enum RunSummary {
         let seconds = max(result.endDate - result.startDate, 0)
         var lines = ["\(pipeline): \(result.state.rawValue) in \(String(format: "%.2f", seconds)) s"]
         if let failure = result.failure { lines.append("  failure: \(failure)") }
-        let header = ["stage", "type", "in", "out", "dropped", "errors", "sent", "delivered", "failed"]
+        // A spooled column only when a sink has a spool, so other runs read as before.
+        let spooling = result.stages.contains { $0.spooled != nil }
+        let header = ["stage", "type", "in", "out", "dropped", "errors", "sent", "delivered", "failed"] + (spooling ? ["spooled"] : [])
         var rows = [header]
         for s in result.stages {
             let sink = s.kind == .sink
@@ -15,7 +17,7 @@ enum RunSummary {
                 s.name, s.type, s.kind == .source ? "-" : "\(s.samplesIn)", sink ? "-" : "\(s.samplesOut)",
                 "\(s.dropped)", "\(s.errors)", sink ? "\(s.sent)" : "-", sink ? "\(s.delivered)" : "-",
                 sink ? "\(s.failed)" : "-",
-            ])
+            ] + (spooling ? [s.spooled.map { "\($0)" } ?? "-"] : []))
         }
         let widths = header.indices.map { c in rows.map { $0[c].count }.max()! }
         for r in rows {
@@ -68,6 +70,11 @@ final class JSONLinesEventWriter: PipelineObserver {
             f["component"] = .string(s)
             f["samples"] = .int(Int64(n))
             f["bytes"] = .int(Int64(b))
+        case .progress(let s, let b, let t):
+            f["event"] = "progress"
+            f["component"] = .string(s)
+            f["bytes"] = .int(Int64(b))
+            f["total"] = .int(Int64(t))
         case .delivered(let s, let n, let b):
             f["event"] = "delivered"
             f["component"] = .string(s)

@@ -6,3 +6,4 @@
 @_exported import DAQStandard
 @_exported import DAQBLE
 @_exported import DAQBarcode
+@_exported import DAQTransport

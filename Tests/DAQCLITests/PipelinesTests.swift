@@ -19,6 +19,14 @@ struct PipelinesTests {
     /// Small inputs for the pipelines that take them from the environment.
     static let environment = ["COUNT": "20000"]
 
+    /// What the MQTT pipelines need set, given only to them: others default INPUT themselves.
+    static let brokerEnvironment = ["INPUT": "recordings/walk.csv", "MQTT_URL": "mqtt://127.0.0.1:1883", "OUTPUT": "fleet.jsonl"]
+
+    static func environment(for file: String) -> [String: String] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        return text.contains("type: mqtt") ? environment.merging(brokerEnvironment) { $1 } : environment
+    }
+
     @Test func thereArePipelines() {
         #expect(Self.files.contains("hello.yaml"))
         #expect(Self.files.contains("bench-engine.yaml"))
@@ -27,7 +35,7 @@ struct PipelinesTests {
     @Test(arguments: files)
     func validates(_ file: String) throws {
         let registry = try PluginRegistry(BuiltinPlugins.all)
-        let spec = try PipelineLoader(registry: registry, environment: Self.environment)
+        let spec = try PipelineLoader(registry: registry, environment: Self.environment(for: file))
             .load(file: Self.directory.appendingPathComponent(file).path)
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
     }
@@ -36,7 +44,7 @@ struct PipelinesTests {
     static let hardware: Set<String> = ["barcode.serial", "barcode.hid", "ble.scan"]
 
     static func needsHardware(_ file: String) throws -> Bool {
-        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all), environment: environment)
+        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file))
             .load(file: directory.appendingPathComponent(file).path)
         return spec.components.contains { $0.kind == .source && hardware.contains($0.plugin.typeName) }
     }
@@ -45,9 +53,20 @@ struct PipelinesTests {
         #expect(try Self.files.filter(Self.needsHardware) == ["barcode-serial.yaml", "ble-live.yaml"])
     }
 
+    /// Pipelines that talk to an MQTT broker: DAQTransportTests runs them against a real one.
+    static func needsBroker(_ file: String) throws -> Bool {
+        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file))
+            .load(file: directory.appendingPathComponent(file).path)
+        return spec.components.contains { $0.plugin.typeName == "mqtt" }
+    }
+
+    @Test func brokerPipelinesAreNamed() throws {
+        #expect(try Self.files.filter(Self.needsBroker) == ["broker-to-logger.yaml", "edge-to-broker.yaml"])
+    }
+
     @Test(arguments: files)
     func runs(_ file: String) throws {
-        guard try !Self.needsHardware(file) else { return }
+        guard try !Self.needsHardware(file), try !Self.needsBroker(file) else { return }
         let text = try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8)
         // Same data, as fast as possible: the clock does not change what comes out.
         // Outputs go to a directory of this test's own.

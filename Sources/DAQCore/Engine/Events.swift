@@ -10,6 +10,8 @@ public enum PipelineEvent: Sendable, Equatable {
     case stepChanged(path: String, uptime: Double)
     /// A sink wrote a batch to its output stream.
     case sent(sink: String, samples: Int, bytes: Int)
+    /// A sink has written `bytes` of a large message of `total` bytes to its output stream.
+    case progress(sink: String, bytes: Int, total: Int)
     /// A sink's destination acknowledged samples (flushed, fsync'd, HTTP 2xx, broker ack).
     case delivered(sink: String, samples: Int, bytes: Int)
     /// A sink could not deliver samples.
@@ -39,6 +41,7 @@ public protocol PipelineObserver: AnyObject, Sendable {
     func cancelled(_ component: String?)
     func stepChanged(path: String, uptime: Double)
     func sent(sink: String, samples: Int, bytes: Int)
+    func progress(sink: String, bytes: Int, total: Int)
     func delivered(sink: String, samples: Int, bytes: Int)
     func sinkFailed(sink: String, samples: Int, message: String)
 }
@@ -56,6 +59,7 @@ extension PipelineObserver {
         case .timeout(let c, let m): timeout(c, message: m)
         case .stepChanged(let p, let u): stepChanged(path: p, uptime: u)
         case .sent(let s, let n, let b): sent(sink: s, samples: n, bytes: b)
+        case .progress(let s, let b, let t): progress(sink: s, bytes: b, total: t)
         case .delivered(let s, let n, let b): delivered(sink: s, samples: n, bytes: b)
         case .sinkFailed(let s, let n, let m): sinkFailed(sink: s, samples: n, message: m)
         case .dropped, .warning, .backpressure, .notice: break
@@ -70,6 +74,7 @@ extension PipelineObserver {
     public func cancelled(_ component: String?) {}
     public func stepChanged(path: String, uptime: Double) {}
     public func sent(sink: String, samples: Int, bytes: Int) {}
+    public func progress(sink: String, bytes: Int, total: Int) {}
     public func delivered(sink: String, samples: Int, bytes: Int) {}
     public func sinkFailed(sink: String, samples: Int, message: String) {}
 }

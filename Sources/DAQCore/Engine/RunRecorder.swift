@@ -117,12 +117,14 @@ public final class RunRecorder: Sendable {
         m["failure"] = failure.map(Value.string) ?? .null
         m["stages"] = .array(
             stages.map { s in
-                .object([
+                var stage: Fields = [
                     "name": .string(s.name), "kind": .string(s.kind.rawValue), "type": .string(s.type),
                     "state": .string(s.state.rawValue), "in": .int(Int64(s.samplesIn)), "out": .int(Int64(s.samplesOut)),
                     "dropped": .int(Int64(s.dropped)), "errors": .int(Int64(s.errors)), "sent": .int(Int64(s.sent)),
                     "delivered": .int(Int64(s.delivered)), "failed": .int(Int64(s.failed)),
-                ])
+                ]
+                if let spooled = s.spooled { stage["spooled"] = .int(Int64(spooled)) }
+                return .object(stage)
             })
         m["files"] = .array(
             files.filter { $0.path.hasPrefix(dir + "/") }.map { f in

@@ -131,6 +131,17 @@ public final class StageContext: Sendable {
         stage.stats.withLock { $0.bytes += bytes }
     }
 
+    /// Sinks: `bytes` of one large message of `total` bytes have reached the output stream.
+    public func progress(bytes: Int, total: Int) {
+        stage.publish(.progress(sink: name, bytes: bytes, total: total))
+    }
+
+    /// Sinks with an on-disk queue: `samples` are held there now, accepted but not yet
+    /// acknowledged; what is left at the end is sent by the next run.
+    public func spooled(samples: Int) {
+        stage.stats.withLock { $0.spooled = samples }
+    }
+
     /// Sinks: the destination acknowledged `samples`.
     public func delivered(samples: Int, bytes: Int = 0) {
         stage.stats.withLock { $0.delivered += samples }

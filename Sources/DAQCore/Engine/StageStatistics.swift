@@ -27,6 +27,9 @@ public struct StageStatistics: Sendable, Hashable {
     public var delivered = 0
     public var failed = 0
     public var bytes = 0
+    /// Sinks with an on-disk queue (`mqtt` with `spool`): samples held there, not yet
+    /// acknowledged; `nil` for sinks without one.
+    public var spooled: Int?
     /// The first error message, when the stage failed.
     public var failure: String?
 

@@ -1,0 +1,159 @@
+import DAQCore
+
+/// The JSON payload of an `mqtt` message: one sample as an object, or a batch of samples as an
+/// array of objects, in the JSON Lines form of ``SampleJSON`` plus two keys of the transport's:
+///
+/// - `_msg`: the message id (`<client id>@<run start ms>:<sequence>`), the same in every object
+///   of one message. A message re-sent after a reconnect or a restart carries the same id, so a
+///   receiver drops the copies it has already seen.
+/// - `_bytes`: the names of the fields that hold bytes (written as hex text), so they come back
+///   as bytes and not as strings. Present only when there are some.
+///
+/// Numbers keep their type (`3.0` stays a double, `3` an integer), so a sample written by the
+/// `mqtt` sink is read back by the `mqtt` source with the same fields, types, timestamp,
+/// step path and kind. NaN and infinities, which JSON cannot hold, arrive as `null`.
+public enum SamplePayload {
+    /// The key holding the message id; the transport's own keys are never fields.
+    public static let messageIDKey = "_msg"
+    /// The key listing the fields that hold bytes.
+    public static let bytesKey = "_bytes"
+
+    /// Appends sample `row` of `batch` as one JSON object.
+    public static func append(_ batch: Batch, row: Int, messageID: [UInt8], to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"_msg":""#.utf8)
+        out.append(contentsOf: messageID)
+        out.append(contentsOf: #"","stream":"#.utf8)
+        JSONEncoding.appendString(batch.stream, to: &out)
+        out.append(contentsOf: #","uptime":"#.utf8)
+        JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
+        out.append(contentsOf: #","timestamp":"#.utf8)
+        JSONEncoding.appendDouble(batch.timestamps[row], to: &out)
+        if !batch.stepPaths[row].isEmpty {
+            out.append(contentsOf: #","stepPath":"#.utf8)
+            JSONEncoding.appendString(batch.stepPaths[row], to: &out)
+        }
+        let kind = batch.kinds[row]
+        if kind != .data {
+            out.append(contentsOf: #","kind":"#.utf8)
+            JSONEncoding.appendString(kind.name, to: &out)
+        }
+        var bytesFields = 0
+        for column in batch.columns {
+            let v = column[row]
+            if kind != .data, v.isNull { continue }
+            if case .bytes = v { bytesFields += 1 }
+            out.append(UInt8(ascii: ","))
+            JSONEncoding.appendString(column.name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONEncoding.append(v, to: &out)
+        }
+        if bytesFields > 0 {
+            out.append(contentsOf: #","_bytes":["#.utf8)
+            var first = true
+            for column in batch.columns {
+                guard case .bytes = column[row] else { continue }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                JSONEncoding.appendString(column.name, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// A payload that is not what the `mqtt` sink writes.
+    public struct DecodingError: Error, CustomStringConvertible {
+        /// What is wrong with the payload.
+        public var description: String
+    }
+
+    /// One decoded sample, with the id of the message that carried it.
+    public struct Decoded: Sendable, Equatable {
+        /// The `_msg` id, when the payload has one.
+        public var messageID: String?
+        /// The sample; its uptime is the sender's.
+        public var sample: Sample
+    }
+
+    /// Reads a payload back: one object or an array of objects.
+    /// - Throws: ``DecodingError`` naming what is wrong.
+    public static func decode<C: Collection>(_ payload: C) throws -> [Decoded] where C.Element == UInt8 {
+        let value: Value
+        do {
+            value = try JSONParser.parse(payload)
+        } catch {
+            throw DecodingError(description: "payload is not JSON: \(error)")
+        }
+        switch value {
+        case .object(let o): return [try sample(o)]
+        case .array(let items):
+            return try items.map { item in
+                guard case .object(let o) = item else {
+                    throw DecodingError(description: "expected an array of sample objects")
+                }
+                return try sample(o)
+            }
+        default:
+            throw DecodingError(description: "expected a sample object or an array of them, found \(value.typeName)")
+        }
+    }
+
+    private static func sample(_ object: Fields) throws -> Decoded {
+        var s = Sample(uptime: 0)
+        var id: String?
+        var bytesNames: [String] = []
+        var fields = Fields()
+        for (k, v) in object.pairs {
+            switch k {
+            case messageIDKey: id = v.stringValue
+            case bytesKey:
+                guard case .array(let names) = v else {
+                    throw DecodingError(description: "_bytes must be a list of field names")
+                }
+                bytesNames = names.compactMap(\.stringValue)
+            case "stream": s.stream = v.stringValue ?? ""
+            case "uptime": s.uptime = v.doubleValue ?? 0
+            case "timestamp":
+                guard let t = v.doubleValue else { throw DecodingError(description: "timestamp must be a number") }
+                s.timestamp = t
+            case "stepPath": s.stepPath = v.stringValue ?? ""
+            case "kind":
+                guard let name = v.stringValue, let kind = SampleKind.allCases.first(where: { $0.name == name }) else {
+                    throw DecodingError(description: "kind must be data, marker or event")
+                }
+                s.kind = kind
+            default: fields[k] = v
+            }
+        }
+        for name in bytesNames {
+            guard case .string(let hex)? = fields[name], let bytes = Self.hex(hex) else {
+                throw DecodingError(description: "field '\(name)' is listed in _bytes but is not hex text")
+            }
+            fields[name] = .bytes(bytes)
+        }
+        s.fields = fields
+        return Decoded(messageID: id, sample: s)
+    }
+
+    private static func hex(_ s: String) -> [UInt8]? {
+        let u = Array(s.utf8)
+        guard u.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(u.count / 2)
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var i = 0
+        while i < u.count {
+            guard let h = nibble(u[i]), let l = nibble(u[i + 1]) else { return nil }
+            out.append(h << 4 | l)
+            i += 2
+        }
+        return out
+    }
+}

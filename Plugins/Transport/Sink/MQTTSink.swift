@@ -1,0 +1,190 @@
+import DAQCore
+import Foundation
+import NIOCore
+
+/// Publishes samples to an MQTT broker: one sample per message, or `batch_size` samples as a
+/// JSON array, on a topic rendered from a template, at QoS 0 or 1.
+///
+/// Per message the stage reports, as the message observer of a messaging SDK would: *sent*
+/// (handed to the transport; large payloads also report their bytes as *progress* while they
+/// are written), *delivered* (PUBACK at QoS 1; written to the connection at QoS 0, which has no
+/// acknowledgement) and *failed* with the reason. While the broker is away, messages wait in a
+/// bounded queue (`queue`; a full queue holds the pipeline back); with `spool: DIR` they are
+/// also written to disk before `write` returns, and what the broker had not acknowledged when
+/// `daq` stopped is re-sent first by the next run.
+public final class MQTTSink: SinkPlugin {
+    public struct Configuration: PluginConfiguration {
+        var connection: MQTTSettings
+        var topic = "daq/{pipeline}/{stream}"
+        var qos = 1
+        var retain = false
+        var batchSize = 1
+        var markers = false
+        var queue = 10_000
+        var spool: String?
+        var drainTimeout: Seconds = 10
+        var maxInflight = 1000
+
+        enum CodingKeys: String, CodingKey {
+            case topic, qos, retain, markers, queue, spool
+            case batchSize = "batch_size"
+            case drainTimeout = "drain_timeout"
+            case maxInflight = "max_inflight"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            connection = try MQTTSettings(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            topic = try c.decodeIfPresent(String.self, forKey: .topic) ?? topic
+            qos = try c.decodeIfPresent(Int.self, forKey: .qos) ?? qos
+            retain = try c.decodeIfPresent(Bool.self, forKey: .retain) ?? retain
+            batchSize = try c.decodeIfPresent(Int.self, forKey: .batchSize) ?? batchSize
+            markers = try c.decodeIfPresent(Bool.self, forKey: .markers) ?? markers
+            queue = try c.decodeIfPresent(Int.self, forKey: .queue) ?? queue
+            spool = try c.decodeIfPresent(String.self, forKey: .spool)
+            drainTimeout = try c.decodeIfPresent(Seconds.self, forKey: .drainTimeout) ?? drainTimeout
+            maxInflight = try c.decodeIfPresent(Int.self, forKey: .maxInflight) ?? maxInflight
+        }
+
+        public func validate() throws {
+            try connection.validate()
+            _ = try TopicTemplate(topic)
+            if !(0...1).contains(qos) { throw ConfigIssue(key: "qos", "must be 0 or 1, found \(qos)") }
+            if batchSize < 1 { throw ConfigIssue(key: "batch_size", "must be at least 1") }
+            if queue < 1 { throw ConfigIssue(key: "queue", "must be at least 1 message") }
+            if let spool, spool.isEmpty { throw ConfigIssue(key: "spool", "name a directory") }
+            if drainTimeout.value < 0 { throw ConfigIssue(key: "drain_timeout", "must not be negative") }
+            if !(1...65000).contains(maxInflight) { throw ConfigIssue(key: "max_inflight", "must be 1 to 65000") }
+        }
+    }
+
+    public static let typeName = "mqtt"
+    public static let summary =
+        "Publishes samples as JSON to an MQTT broker (QoS 0/1, retain, spool) with delivery tracking."
+    public static let configKeys: [ConfigKey] =
+        MQTTSettings.configKeys + [
+            ConfigKey(
+                "topic", "string", default: "daq/{pipeline}/{stream}",
+                "Topic template: {pipeline}, {component}, {stream}, {kind} or any field name."),
+            ConfigKey(
+                "qos", "0 | 1", default: "1",
+                "1: the broker acknowledges every message (delivered), unacknowledged ones are re-sent."),
+            ConfigKey(
+                "retain", "bool", default: "false",
+                "Ask the broker to keep the last message of each topic for new subscribers."),
+            ConfigKey(
+                "batch_size", "int", default: "1", "Samples per message; above 1 a message is a JSON array of samples."),
+            ConfigKey("markers", "bool", default: "false", "Also publish step-marker samples."),
+            ConfigKey(
+                "queue", "int", default: "10000",
+                "Messages held while unacknowledged or disconnected; a full queue holds the pipeline back."),
+            ConfigKey(
+                "spool", "string", "Directory keeping unacknowledged messages on disk, re-sent first by the next run."),
+            ConfigKey("drain_timeout", "seconds", default: "10", "At the end, how long to wait for acknowledgements."),
+            ConfigKey(
+                "max_inflight", "int", default: "1000", "QoS 1 messages written and not yet acknowledged, at most."),
+        ]
+
+    private let config: Configuration
+    private let options: MQTTClientOptions
+    private let template: TopicTemplate
+    private let spoolPath: String?
+    private let pipeline: String
+    private let component: String
+    private var ledger: MQTTSinkLedger!
+    private var client: MQTTClient?
+    private var encoder: MessageEncoder
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        config = configuration
+        options = try configuration.connection.clientOptions(context: context)
+        template = try TopicTemplate(configuration.topic)
+        spoolPath = configuration.spool.map(context.resolve)
+        pipeline = context.pipelineName
+        component = context.componentName
+        var o = options
+        o.maxInflight = configuration.maxInflight
+        encoder = MessageEncoder(
+            clientID: o.clientID, qos: configuration.qos == 1 ? .atLeastOnce : .atMostOnce,
+            retain: configuration.retain,
+            batchSize: configuration.batchSize, markers: configuration.markers)
+    }
+
+    deinit {
+        // A run cancelled before `finish`: no callback may outlive the stage.
+        ledger?.detach()
+        _ = client?.stop()
+    }
+
+    public func start(context: StageContext) throws {
+        var spool: MessageSpool?
+        var recovered: [MessageSpool.Message] = []
+        if let spoolPath { (spool, recovered) = try MessageSpool.open(directory: spoolPath) }
+        ledger = MQTTSinkLedger(capacity: config.queue, spool: spool)
+        ledger.attach(context)
+        var o = options
+        o.maxInflight = config.maxInflight
+        let client = try MQTTClient(options: o, delegate: ledger)
+        self.client = client
+        encoder.startSequence(runStart: context.startDate)
+        client.start()
+        ledger.waitForFirstOutcome(seconds: o.connectTimeout + 1)
+        try ledger.check()
+        if let spool {
+            context.spooled(samples: spool.spooledSamples)
+            if !recovered.isEmpty {
+                let samples = recovered.reduce(0) { $0 + $1.samples }
+                context.notice(
+                    "re-sending \(recovered.count) messages (\(samples) samples) left in the spool \(spoolPath!) by an earlier run"
+                )
+                let allocator = ByteBufferAllocator()
+                let messages = recovered.map { m in
+                    MQTTOutgoing(
+                        token: m.sequence, topic: m.topic, payload: allocator.buffer(bytes: m.payload), qos: m.qos,
+                        retain: m.retain,
+                        samples: m.samples)
+                }
+                try ledger.reserve(messages.count)
+                client.publish(messages)
+            }
+        }
+    }
+
+    public func write(_ batch: Batch, context: StageContext) throws {
+        guard let client else { return }
+        try ledger.check()
+        let messages = try encoder.encode(
+            batch, template: template, pipeline: pipeline, component: component, spool: ledger.spool)
+        guard !messages.isEmpty else { return }
+        if let spool = ledger.spool { context.spooled(samples: spool.spooledSamples) }
+        context.wrote(bytes: messages.reduce(0) { $0 + $1.payload.readableBytes })
+        try ledger.reserve(messages.count)
+        client.publish(messages)
+    }
+
+    public func finish(context: StageContext) throws {
+        guard let client else { return }
+        self.client = nil
+        _ = ledger.drain(seconds: config.drainTimeout.value)
+        let left = (try? client.stop().wait()) ?? []
+        defer { ledger.detach() }
+        let samples = left.reduce(0) { $0 + $1.samples }
+        if let spool = ledger.spool {
+            spool.close()
+            context.spooled(samples: spool.spooledSamples)
+            if samples > 0 {
+                context.notice(
+                    "\(samples) samples wait in the spool \(spoolPath!) for the next run (\(ledger.problem ?? "not acknowledged in time"))"
+                )
+            }
+        } else if samples > 0 {
+            let why = ledger.problem.map { "; last problem: \($0)" } ?? ""
+            context.failed(
+                samples: samples,
+                message:
+                    "not acknowledged by the MQTT broker at \(options.address) within drain_timeout (\(config.drainTimeout.value) s)\(why)"
+            )
+        }
+        try ledger.check()
+    }
+}

@@ -1,0 +1,156 @@
+import DAQCore
+import Foundation
+
+/// The `mqtt` source's side of the client: decodes each message received into samples, drops
+/// messages already seen (by `_msg` id), holds the samples until the stage reads them, and
+/// stops reading from the broker while too many wait.
+///
+/// # Thread safety
+/// Every mutable property is guarded by `condition` (one lock): the client's event loop adds
+/// samples, the stage queue takes them. That single lock is what makes the `@unchecked
+/// Sendable` safe.
+final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending = Batch()
+    private var filter: DuplicateFilter
+    private var fatal: String?
+    private var outcomes = 0
+    private var lastProblem: String?
+    private var paused = false
+    private var received = 0
+    private var duplicates = 0
+    private var context: StageContext?
+    weak var client: MQTTClient?
+    let limit: Int
+    let onBadPayload: BadPayload
+
+    /// What to do with a message whose payload is not samples.
+    enum BadPayload: String, ConfigEnum, Sendable {
+        case skip, fail
+    }
+
+    init(limit: Int, dedup: Int, onBadPayload: BadPayload) {
+        self.limit = limit
+        self.filter = DuplicateFilter(capacity: dedup)
+        self.onBadPayload = onBadPayload
+    }
+
+    func attach(_ context: StageContext) {
+        condition.withLock { self.context = context }
+    }
+
+    /// Forgets the stage: a message or a closing connection after the source stopped must not
+    /// reach a stage that is gone.
+    func detach() {
+        condition.withLock { context = nil }
+    }
+
+    /// Takes up to `limit` waiting samples.
+    /// - Throws: ``TransportError`` when the client gave up or a payload failed with `on_bad_payload: fail`.
+    func take(into batch: inout Batch, limit: Int) throws {
+        let resume = try condition.withLock { () -> Bool in
+            if let fatal { throw TransportError(fatal) }
+            if pending.count <= limit {
+                batch.append(contentsOf: pending)
+                pending = Batch()
+            } else {
+                batch.append(contentsOf: pending.slice(0..<limit))
+                pending = pending.slice(limit..<pending.count)
+            }
+            if paused && pending.count < self.limit / 2 {
+                paused = false
+                return true
+            }
+            return false
+        }
+        if resume { client?.setReading(true) }
+    }
+
+    /// Messages dropped because their id was seen before.
+    var duplicateCount: Int { condition.withLock { duplicates } }
+
+    /// Waits until the first connection attempt has an outcome — subscribed, or a problem —
+    /// at most `seconds`, so that a source that has started misses nothing published after.
+    func waitForFirstOutcome(seconds: Double) throws {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while outcomes == 0 && condition.wait(until: deadline) {}
+        if let fatal { throw TransportError(fatal) }
+    }
+
+    // MARK: MQTTClientDelegate
+
+    func mqttConnected(address: String, sessionPresent: Bool) {
+        // Connected is not ready yet: the first outcome the stage waits for is the SUBACK.
+        let (ctx, recovered) = condition.withLock { () -> (StageContext?, Bool) in
+            defer { lastProblem = nil }
+            return (context, lastProblem != nil)
+        }
+        if recovered { ctx?.notice("connected to the MQTT broker at \(address)") }
+    }
+
+    func mqttConnectionProblem(_ message: String, retryIn: Double?) {
+        let (ctx, first) = condition.withLock { () -> (StageContext?, Bool) in
+            defer {
+                if retryIn == nil { fatal = message }
+                lastProblem = message
+                outcomes += 1
+                condition.broadcast()
+            }
+            return (context, lastProblem == nil)
+        }
+        if retryIn == nil { ctx?.wake() } else if first { ctx?.warn(message) } else { ctx?.notice(message) }
+    }
+
+    func mqttSubscribed(_ filters: [String], returnCodes: [UInt8]) {
+        let refused = zip(filters, returnCodes).filter { $0.1 == 0x80 }.map(\.0)
+        let ctx = condition.withLock { () -> StageContext? in
+            if !refused.isEmpty {
+                fatal = "the MQTT broker refused the subscription to \(refused.joined(separator: ", "))"
+            }
+            outcomes += 1
+            condition.broadcast()
+            return context
+        }
+        if !refused.isEmpty { ctx?.wake() }
+    }
+
+    func mqttReceived(_ message: MQTTPublish) {
+        let decoded: [SamplePayload.Decoded]
+        do {
+            decoded = try SamplePayload.decode(message.payload.readableBytesView)
+        } catch {
+            let text = "message on '\(message.topic)' is not samples: \(error)"
+            let ctx = condition.withLock { () -> StageContext? in
+                if onBadPayload == .fail { fatal = text }
+                return context
+            }
+            if onBadPayload == .fail { ctx?.wake() } else { ctx?.warn("skipped a \(text)") }
+            return
+        }
+        let (ctx, pause) = condition.withLock { () -> (StageContext?, Bool) in
+            if let id = decoded.first?.messageID, !filter.admit(id) {
+                duplicates += 1
+                return (nil, false)
+            }
+            guard let context else { return (nil, false) }
+            // A live source stamps arrival on its own run clock; the sender's uptime belongs to its run.
+            let clock = context.clock
+            let uptime = clock.mode == .virtual ? clock.elapsedWallSeconds() : clock.now()
+            for d in decoded {
+                var s = d.sample
+                s.uptime = uptime
+                pending.append(s)
+            }
+            received += decoded.count
+            if !paused && pending.count >= limit {
+                paused = true
+                return (context, true)
+            }
+            return (context, false)
+        }
+        if pause { client?.setReading(false) }
+        ctx?.wake()
+    }
+}

@@ -1,0 +1,131 @@
+import DAQCore
+
+/// Subscribes to topic filters on an MQTT broker and turns each message back into samples:
+/// what the `mqtt` sink wrote arrives with the same fields, types, timestamp, step path and
+/// kind, stamped with this run's clock. One central `daq` collects from many edge `daq`s.
+///
+/// A message seen before (same `_msg` id: a QoS 1 re-send, a spool replayed after a restart)
+/// is dropped. While more than `buffer` samples wait for the pipeline, the source stops reading
+/// from the broker, and TCP flow control holds the broker back.
+public final class MQTTSource: SourcePlugin {
+    public struct Configuration: PluginConfiguration {
+        var connection: MQTTSettings
+        var topics: [String]
+        var qos = 1
+        var buffer = 100_000
+        var dedup = 100_000
+        var count: Int?
+        var onBadPayload: MQTTReceiver.BadPayload = .skip
+
+        enum CodingKeys: String, CodingKey {
+            case topics, qos, buffer, dedup, count
+            case onBadPayload = "on_bad_payload"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            connection = try MQTTSettings(from: decoder)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            topics = try c.decode([String].self, forKey: .topics)
+            qos = try c.decodeIfPresent(Int.self, forKey: .qos) ?? qos
+            buffer = try c.decodeIfPresent(Int.self, forKey: .buffer) ?? buffer
+            dedup = try c.decodeIfPresent(Int.self, forKey: .dedup) ?? dedup
+            count = try c.decodeIfPresent(Int.self, forKey: .count)
+            onBadPayload = try c.decodeIfPresent(MQTTReceiver.BadPayload.self, forKey: .onBadPayload) ?? .skip
+        }
+
+        public func validate() throws {
+            try connection.validate()
+            if topics.isEmpty { throw ConfigIssue(key: "topics", "name at least one topic filter") }
+            for (i, t) in topics.enumerated() {
+                if let problem = Self.filterProblem(t) {
+                    throw ConfigIssue(key: "topics", "'\(t)' (item \(i + 1)): \(problem)")
+                }
+            }
+            if !(0...1).contains(qos) { throw ConfigIssue(key: "qos", "must be 0 or 1, found \(qos)") }
+            if buffer < 1 { throw ConfigIssue(key: "buffer", "must be at least 1 sample") }
+            if dedup < 1 { throw ConfigIssue(key: "dedup", "must be at least 1 message id") }
+            if let count, count < 1 { throw ConfigIssue(key: "count", "must be at least 1") }
+        }
+
+        /// MQTT 3.1.1, section 4.7.1: `#` only as the last level, `+` only as a whole level.
+        static func filterProblem(_ filter: String) -> String? {
+            if filter.isEmpty { return "an empty topic filter" }
+            let levels = filter.split(separator: "/", omittingEmptySubsequences: false)
+            for (i, level) in levels.enumerated() {
+                if level.contains("#") && (level != "#" || i != levels.count - 1) {
+                    return "'#' must be a whole level, the last one"
+                }
+                if level.contains("+") && level != "+" { return "'+' must be a whole level" }
+            }
+            return nil
+        }
+    }
+
+    public static let typeName = "mqtt"
+    public static let summary =
+        "Samples from MQTT topic filters (+, #): what the mqtt sink publishes, duplicates dropped."
+    public static let configKeys: [ConfigKey] =
+        MQTTSettings.configKeys + [
+            .required("topics", "[string]", "Topic filters to subscribe to, e.g. [daq/#] or [fleet/+/accel]."),
+            ConfigKey(
+                "qos", "0 | 1", default: "1",
+                "The highest QoS asked for; at 1 the broker re-sends what this client did not acknowledge."),
+            ConfigKey(
+                "buffer", "int", default: "100000",
+                "Samples held for the pipeline; past this, reading from the broker pauses."),
+            ConfigKey("dedup", "int", default: "100000", "Message ids remembered to drop messages delivered twice."),
+            ConfigKey("count", "int", "Finish after this many samples (otherwise runs until stopped)."),
+            ConfigKey(
+                "on_bad_payload", MQTTReceiver.BadPayload.choices, default: "skip",
+                "skip warns and drops a message that is not samples; fail stops."),
+        ]
+
+    private let config: Configuration
+    private let options: MQTTClientOptions
+    private let receiver: MQTTReceiver
+    private var client: MQTTClient?
+    private var emitted = 0
+
+    public init(configuration: Configuration, context: PluginContext) throws {
+        config = configuration
+        options = try configuration.connection.clientOptions(context: context)
+        receiver = MQTTReceiver(
+            limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload)
+    }
+
+    deinit {
+        receiver.detach()
+        _ = client?.stop()
+    }
+
+    public func start(context: StageContext) throws {
+        receiver.attach(context)
+        let client = try MQTTClient(options: options, delegate: receiver)
+        receiver.client = client
+        self.client = client
+        let qos: MQTTQoS = config.qos == 1 ? .atLeastOnce : .atMostOnce
+        client.subscribe(config.topics.map { ($0, qos) })
+        client.start()
+        try receiver.waitForFirstOutcome(seconds: options.connectTimeout + 1)
+    }
+
+    public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
+        var room = limit
+        if let count = config.count { room = min(room, count - emitted) }
+        try receiver.take(into: &batch, limit: room)
+        emitted += batch.count
+        if let count = config.count, emitted >= count { return .finished }
+        return .idle
+    }
+
+    public func stop(context: StageContext) {
+        guard let client else { return }
+        self.client = nil
+        _ = try? client.stop().wait()
+        receiver.detach()
+        let duplicates = receiver.duplicateCount
+        if duplicates > 0 {
+            context.notice("dropped \(duplicates) messages delivered twice (same _msg id)")
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import DAQCore
+import Foundation
+import Glibc
+import Synchronization
+
+/// Messages accepted by the `mqtt` sink but not yet acknowledged, kept on disk so a restart
+/// of `daq` loses none of them.
+///
+/// The directory holds segments: `NNNNNNNNNNNN.spool`, records appended in order, and beside
+/// each `NNNNNNNNNNNN.acks`, the sequence numbers acknowledged so far (8 bytes each). A
+/// segment is sealed when it passes ``segmentBytes`` or when the spool is opened again; a
+/// sealed segment whose every message is acknowledged is deleted. Opening the spool reads
+/// every segment and returns the unacknowledged messages, oldest first, to be sent before
+/// anything new. A record cut short by a crash (its length runs past the end of the file) is
+/// ignored: its `write` never returned, so it was never accepted.
+///
+/// A message whose acknowledgement was not yet written when `daq` stopped is sent again; its
+/// payload carries the same message id, so the receiver drops the copy.
+///
+/// Record: `u32 length of the rest`, `u64 sequence`, `u8 qos`, `u8 retain`, `u32 samples`,
+/// `u16 topic length`, topic, payload (all big-endian).
+///
+/// # Thread safety
+/// All state sits behind one `Mutex`: the sink appends from its stage queue, acknowledgements
+/// arrive on the MQTT client's event loop.
+public final class MessageSpool: Sendable {
+    /// One spooled message.
+    public struct Message: Sendable {
+        public var sequence: UInt64
+        public var topic: String
+        public var qos: MQTTQoS
+        public var retain: Bool
+        public var samples: Int
+        public var payload: [UInt8]
+    }
+
+    private struct Segment {
+        var number: Int
+        var first: UInt64
+        var last: UInt64
+        /// Unacknowledged sequence numbers → samples: memory holds only what is still pending.
+        var pending: [UInt64: Int]
+        var acks: FileHandle?
+        var bytes: Int
+    }
+
+    private struct State {
+        var segments: [Segment] = []
+        var current: FileHandle?
+        var nextSequence: UInt64 = 1
+        var spooledSamples = 0
+        /// The locked `lock` file, -1 once closed.
+        var lock: Int32 = -1
+    }
+
+    /// The directory.
+    public let directory: String
+    /// The size at which a segment is sealed and a new one started.
+    public let segmentBytes: Int
+    private let state: Mutex<State>
+
+    /// Opens (creating) the spool in `directory`.
+    /// - Returns: the spool and the messages still unacknowledged from earlier runs, oldest first.
+    /// - Throws: ``SpoolError`` when the directory cannot be used or another run holds it.
+    public static func open(directory: String, segmentBytes: Int = 8 << 20) throws -> (MessageSpool, [Message]) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SpoolError("cannot create the spool directory \(directory): \(error.localizedDescription)")
+        }
+        let lock = Foundation.open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw SpoolError("cannot open \(directory)/lock: \(String(cString: strerror(errno)))") }
+        // A process being spawned at that moment holds a copy of the descriptor until its
+        // exec closes it, and with it the lock of a spool just closed: wait a little for that.
+        var locked = flock(lock, LOCK_EX | LOCK_NB) == 0
+        for _ in 0..<20 where !locked {
+            usleep(50_000)
+            locked = flock(lock, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
+            Glibc.close(lock)
+            throw SpoolError("the spool \(directory) is in use by another running daq")
+        }
+        var state = State()
+        state.lock = lock
+        var recovered: [Message] = []
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasSuffix(".spool")
+        }.sorted()
+        for name in names {
+            guard let number = Int(name.dropLast(6)) else { continue }
+            let (segment, pending) = try SpoolSegmentReader.read(directory: directory, number: number)
+            state.nextSequence = max(state.nextSequence, segment.last + 1)
+            guard !pending.isEmpty else {
+                SpoolSegmentReader.remove(directory: directory, number: number)
+                continue
+            }
+            recovered.append(contentsOf: pending)
+            state.spooledSamples += pending.reduce(0) { $0 + $1.samples }
+            state.segments.append(
+                Segment(
+                    number: number, first: segment.first, last: segment.last,
+                    pending: Dictionary(pending.map { ($0.sequence, $0.samples) }, uniquingKeysWith: { a, _ in a }),
+                    acks: nil, bytes: Int.max))
+        }
+        let spool = MessageSpool(directory: directory, segmentBytes: segmentBytes, state: state)
+        return (spool, recovered)
+    }
+
+    private init(directory: String, segmentBytes: Int, state: State) {
+        self.directory = directory
+        self.segmentBytes = segmentBytes
+        self.state = Mutex(state)
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Samples held now.
+    public var spooledSamples: Int { state.withLock { $0.spooledSamples } }
+
+    /// The sequence numbers the next `count` messages will get.
+    public func reserve(_ count: Int) -> UInt64 {
+        state.withLock { s in
+            defer { s.nextSequence += UInt64(count) }
+            return s.nextSequence
+        }
+    }
+
+    /// Appends messages (sequence numbers from ``reserve(_:)``, in order) with one write, so
+    /// they are on disk — in the kernel's cache, surviving the process — before `write` returns.
+    /// - Throws: ``SpoolError`` when the disk refuses.
+    public func append(_ records: [UInt8], sequences: [(UInt64, Int)]) throws {
+        guard let firstSeq = sequences.first?.0, let lastSeq = sequences.last?.0 else { return }
+        try state.withLock { s in
+            if s.segments.last.map({ $0.bytes >= segmentBytes }) ?? true {
+                try s.current?.close()
+                let number = (s.segments.last?.number ?? 0) + 1
+                let path = SpoolSegmentReader.path(directory, number, "spool")
+                guard FileManager.default.createFile(atPath: path, contents: nil),
+                    let handle = FileHandle(forWritingAtPath: path)
+                else { throw SpoolError("cannot create \(path)") }
+                s.current = handle
+                s.segments.append(
+                    Segment(number: number, first: firstSeq, last: firstSeq, pending: [:], acks: nil, bytes: 0))
+            }
+            do {
+                try s.current!.write(contentsOf: records)
+            } catch {
+                throw SpoolError("cannot write to the spool \(directory): \(error.localizedDescription)")
+            }
+            let i = s.segments.count - 1
+            s.segments[i].last = lastSeq
+            s.segments[i].bytes += records.count
+            for (seq, n) in sequences { s.segments[i].pending[seq] = n }
+            s.spooledSamples += sequences.reduce(0) { $0 + $1.1 }
+        }
+    }
+
+    /// Records acknowledgements; deletes sealed segments whose every message is acknowledged.
+    public func acknowledge(_ sequences: [UInt64]) {
+        guard !sequences.isEmpty else { return }
+        state.withLock { s in
+            var bySegment: [Int: [UInt64]] = [:]
+            for seq in sequences {
+                guard let i = s.segments.firstIndex(where: { $0.first <= seq && seq <= $0.last }) else { continue }
+                bySegment[i, default: []].append(seq)
+            }
+            var emptied: [Int] = []
+            for (i, seqs) in bySegment {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(seqs.count * 8)
+                for seq in seqs {
+                    guard let n = s.segments[i].pending.removeValue(forKey: seq) else { continue }
+                    s.spooledSamples -= n
+                    withUnsafeBytes(of: seq.bigEndian) { bytes.append(contentsOf: $0) }
+                }
+                if s.segments[i].acks == nil {
+                    s.segments[i].acks = SpoolSegmentReader.openAcks(directory, s.segments[i].number)
+                }
+                try? s.segments[i].acks?.write(contentsOf: bytes)
+                let sealed = i < s.segments.count - 1 || s.segments[i].bytes >= segmentBytes
+                if sealed && s.segments[i].pending.isEmpty { emptied.append(i) }
+            }
+            for i in emptied.sorted(by: >) {
+                try? s.segments[i].acks?.close()
+                SpoolSegmentReader.remove(directory: directory, number: s.segments[i].number)
+                s.segments.remove(at: i)
+            }
+        }
+    }
+
+    /// Closes the files and releases the directory; segments still holding messages stay for
+    /// the next run.
+    public func close() {
+        state.withLock { s in
+            if s.lock >= 0 {
+                Glibc.close(s.lock)  // releases the flock
+                s.lock = -1
+            }
+            try? s.current?.close()
+            s.current = nil
+            for i in s.segments.indices {
+                try? s.segments[i].acks?.close()
+                s.segments[i].acks = nil
+                if s.segments[i].pending.isEmpty {
+                    SpoolSegmentReader.remove(directory: directory, number: s.segments[i].number)
+                }
+            }
+        }
+    }
+}
+
+/// The spool cannot be used.
+public struct SpoolError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ d: String) { description = d }
+}

@@ -1,0 +1,134 @@
+import DAQCore
+import DAQTesting
+import DAQTransport
+import Foundation
+import Testing
+
+/// `mqtt` sink → a real Mosquitto → `mqtt` source.
+@Suite("mqtt against Mosquitto", .serialized)
+struct BrokerRoundTripTests {
+    static func receiver(_ url: String, topics: String = "[\"t/#\"]", count: Int, extra: String = "") -> String {
+        """
+        name: rx
+        clock: realtime
+        sources:
+          rx: {type: mqtt, url: "\(url)", topics: \(topics), count: \(count), reconnect_delay: 0.02, max_reconnect_delay: 0.05\(extra)}
+        sinks:
+          got: {type: collect, inputs: [rx]}
+        """
+    }
+
+    static func sender(
+        _ url: String, count: Int, qos: Int, clock: String = "virtual", rate: Int = 1000, extra: String = ""
+    ) -> String {
+        """
+        name: tx
+        clock: \(clock)
+        steps:
+          - {path: walk/out, at: 0}
+          - {path: walk/back, at: \(Double(max(count, 2)) / Double(rate) / 2)}
+        sources:
+          gen: {type: generator, signal: sine, rate: \(rate), count: \(count)}
+        sinks:
+          pub: {type: mqtt, inputs: [gen], url: "\(url)", topic: "t/{pipeline}/{stream}", qos: \(qos)\(extra)}
+          local: {type: collect, inputs: [gen]}
+        """
+    }
+
+    @Test(arguments: [0, 1])
+    func samplesRoundTripExactly(qos: Int) throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let n = 3000
+        let rx = try LiveRun(Self.receiver(broker.url, count: n))
+        let tx = try LiveRun(Self.sender(broker.url, count: n, qos: qos))
+        let (sent, _) = tx.finish()
+        #expect(sent.state == .finished, "\(sent.failure ?? "")")
+        let pub = tx.stats("pub", in: sent)
+        // `sent` also counts the step markers the engine weaves in, which this sink does not publish.
+        #expect(pub?.delivered == n && pub?.failed == 0, "\(String(describing: pub))")
+        let (received, byItself) = rx.finish()
+        #expect(byItself && received.state == .finished, "\(received.failure ?? "")")
+        let original = tx.collected("local")
+        let got = rx.collected("got")
+        #expect(got.count == n)
+        // Same fields with the same types, timestamp, step path and kind; the stream and uptime are the receiver's.
+        for (a, b) in zip(original, got) {
+            #expect(a.fields == b.fields && a.timestamp == b.timestamp && a.stepPath == b.stepPath && a.kind == b.kind)
+            if a.fields != b.fields { break }
+        }
+        #expect(Set(got.map(\.stepPath)) == ["walk/out", "walk/back"])
+    }
+
+    @Test func tlsRoundTrip() throws {
+        let broker = try Mosquitto(tls: true)
+        try broker.start()
+        let tls = ", ca_file: \"\(broker.caFile)\""
+        let rx = try LiveRun(Self.receiver(broker.tlsURL, count: 100, extra: tls))
+        let tx = try LiveRun(Self.sender(broker.tlsURL, count: 100, qos: 1, extra: tls))
+        let (sent, _) = tx.finish()
+        #expect(tx.stats("pub", in: sent)?.delivered == 100, "\(sent.failure ?? "")")
+        let (_, byItself) = rx.finish()
+        #expect(byItself && rx.collected("got").count == 100)
+        // Without the test CA the certificate is not trusted: the sink says so and retries.
+        let untrusted = try LiveRun(Self.sender(broker.tlsURL, count: 5, qos: 1, extra: ", drain_timeout: 0.2"))
+        let (r, _) = untrusted.finish()
+        #expect(untrusted.stats("pub", in: r)?.delivered == 0)
+        #expect(
+            untrusted.messages("pub").first?.contains("localhost:\(broker.port)") == true,
+            "\(untrusted.messages("pub"))")
+    }
+
+    @Test func wrongPasswordIsAClearError() throws {
+        let broker = try Mosquitto(users: ["edge": "right-password"])
+        try broker.start()
+        setenv("DAQ_TEST_WRONG_PASSWORD", "wrong", 1)
+        setenv("DAQ_TEST_RIGHT_PASSWORD", "right-password", 1)
+        let auth = ", username: edge, password_env: DAQ_TEST_WRONG_PASSWORD"
+        // The sink finds out at start, before any sample flows: the run does not start.
+        #expect {
+            _ = try LiveRun(Self.sender(broker.url, count: 10, qos: 1, extra: auth))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(
+                "sinks.pub: the MQTT broker at 127.0.0.1:\(broker.port) refused the connection for user 'edge'")
+                && text.contains("refused the credentials")
+        }
+        let good = ", username: edge, password_env: DAQ_TEST_RIGHT_PASSWORD"
+        let tx = try LiveRun(Self.sender(broker.url, count: 10, qos: 1, extra: good))
+        let (ok, _) = tx.finish()
+        #expect(ok.state == .finished && tx.stats("pub", in: ok)?.delivered == 10, "\(ok.failure ?? "")")
+    }
+
+    @Test func brokerNotRunningIsRetriedThenDelivered() throws {
+        let broker = try Mosquitto()
+        // Replayed at 1x: 200 samples take 2 s, and the sink retries meanwhile.
+        let tx = try LiveRun(
+            Self.sender(
+                broker.url, count: 200, qos: 1, clock: "realtime", rate: 100,
+                extra: ", reconnect_delay: 0.05, max_reconnect_delay: 0.2"))
+        let retried = tx.events.wait {
+            LiveRun.messages("pub", in: $0).filter { $0.contains("retrying in") }.count >= 3
+        }
+        #expect(retried, "\(tx.messages("pub"))")
+        let first = tx.messages("pub").first ?? ""
+        #expect(
+            first.contains("cannot reach the MQTT broker at 127.0.0.1:\(broker.port) (connection refused)"), "\(first)")
+        try broker.start()
+        let (result, _) = tx.finish()
+        #expect(result.state == .finished, "\(result.failure ?? "")")
+        let pub = tx.stats("pub", in: result)
+        #expect(pub?.delivered == 200 && pub?.failed == 0, "\(String(describing: pub))")
+        #expect(tx.messages("pub").contains { $0.contains("connected to the MQTT broker at 127.0.0.1:\(broker.port)") })
+    }
+
+    @Test func unacknowledgedSamplesFailWithoutASpool() throws {
+        let broker = try Mosquitto()  // never started
+        let tx = try LiveRun(Self.sender(broker.url, count: 20, qos: 1, extra: ", drain_timeout: 0.3"))
+        let (result, _) = tx.finish()
+        let pub = tx.stats("pub", in: result)
+        #expect(pub?.delivered == 0 && pub?.failed == 20, "\(String(describing: pub))")
+        let failure = tx.events.all.compactMap { if case .sinkFailed(_, _, let m) = $0 { m } else { nil } }.first ?? ""
+        #expect(failure.contains("not acknowledged by the MQTT broker at 127.0.0.1:\(broker.port)"), "\(failure)")
+    }
+}
