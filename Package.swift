@@ -35,7 +35,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "DAQStandard", dependencies: ["DAQCore"], path: "Plugins/Standard"),
+        .target(
+            name: "DAQStandard", dependencies: ["DAQCore", .product(name: "DequeModule", package: "swift-collections")],
+            path: "Plugins/Standard"),
         .target(name: "DAQMotion", dependencies: ["DAQCore"], path: "Plugins/Motion"),
         .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
         .target(name: "DAQBLE", dependencies: ["DAQCore"], path: "Plugins/BLE"),

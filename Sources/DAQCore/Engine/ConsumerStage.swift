@@ -6,6 +6,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     /// Batches handled per turn before yielding the pool to other stages.
     static let batchesPerTurn = 16
     private var ended = false
+    private var toldInputEnded = false
 
     /// Handles one batch. Subclasses override.
     func consume(_ batch: Batch) throws {}
@@ -34,6 +35,10 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
                 return
             case .ended:
                 if running, let deferred {
+                    if !toldInputEnded {
+                        toldInputEnded = true
+                        deferred.inputEnded()
+                    }
                     if deferred.hasPendingWork { return }
                     // Output it emitted is queued behind this turn: end after it has gone out.
                     queue.async { self.finish() }
@@ -52,6 +57,13 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             }
         }
         queue.async { self.drain() }
+    }
+
+    override func failFromPlugin(_ message: String) {
+        queue.async {
+            guard !self.ended, self.lifecycle.state != .failed else { return }
+            self.fail(message)
+        }
     }
 
     private func fail(_ message: String) {

@@ -20,7 +20,9 @@ public final class StageContext: Sendable {
     public var steps: [StepSpec] { schedule.snapshot().steps }
     /// The run's output directory when one was given (`daq run --output`), else `nil`.
     public let runDirectory: String?
-    private unowned let stage: StageRuntime
+    /// Weak: a plugin's callback can outlive its run (a child process's exit, a late HTTP
+    /// answer); after the run is gone, what it reports is dropped instead of crashing.
+    nonisolated(unsafe) private weak var stage: StageRuntime?
     /// Keeps a detached stage alive; `nil` inside a pipeline, which owns its stages.
     nonisolated(unsafe) var owner: AnyObject?
 
@@ -47,13 +49,13 @@ public final class StageContext: Sendable {
     /// Calls `handler` for every ``ControlCommand`` sent to the run that names this stage or
     /// none. It runs on the sender's thread: record the command and ``wake()``.
     public func onControl(_ handler: @escaping @Sendable (ControlCommand) -> Void) {
-        stage.controlHandlers.withLock { $0.append(handler) }
+        stage?.controlHandlers.withLock { $0.append(handler) }
     }
 
     /// Delivers `command` to this stage's handlers as ``PipelineRun/send(_:)`` would; for
     /// harnesses that run a stage outside a pipeline.
     public func receive(_ command: ControlCommand) {
-        stage.control(command)
+        stage?.control(command)
     }
 
     /// Calls `handler` with every batch component `name` emits, on that stage's queue; for a
@@ -61,7 +63,7 @@ public final class StageContext: Sendable {
     /// triggers a scan). Returns `false` when there is no such component.
     @discardableResult
     public func observe(_ name: String, _ handler: @escaping @Sendable (Batch) -> Void) -> Bool {
-        guard let other = stage.pipeline?.stage(named: name) else { return false }
+        guard let other = stage?.pipeline?.stage(named: name) else { return false }
         other.addTap(handler)
         return true
     }
@@ -71,31 +73,31 @@ public final class StageContext: Sendable {
 
     /// Tells the engine a source has data again after returning ``SourceStatus/idle``, or that
     /// a ``DeferredWork`` plugin takes input again or has finished its pending work.
-    public func wake() { stage.wake() }
+    public func wake() { stage?.wake() }
 
     /// Runs `work` on the stage's serial queue, after whatever the queue is doing now: how a
     /// completion handler on another thread (an HTTP response) gets back to the plugin's state.
     public func perform(_ work: @escaping @Sendable () -> Void) {
-        stage.queue.async(execute: work)
+        stage?.queue.async(execute: work)
     }
 
     /// Emits a batch outside `process` (from a timer); ignored for sinks.
     public func emit(_ batch: Batch) {
-        stage.emitFromPlugin(batch)
+        stage?.emitFromPlugin(batch)
     }
 
     /// Asks for ``Transform/tick(now:context:)`` when the run clock reaches `uptime`; a later
     /// request replaces an earlier one. Under the virtual clock the tick comes by data time:
     /// before the first batch stamped at or after `uptime`, or at the end of input.
     public func requestTick(atUptime uptime: Double) {
-        stage.requestTick(atUptime: uptime)
+        stage?.requestTick(atUptime: uptime)
     }
 
     /// The run's directory under `base` (`OUT/<pipeline>-<UTC start>/`), created on first use and
     /// described by a `manifest.json` at the end of the run.
     /// - Throws: when it cannot be created.
     public func runDirectory(under base: String) throws -> String {
-        guard let recorder = stage.pipeline?.recorder else {
+        guard let recorder = stage?.pipeline?.recorder else {
             // Outside a pipeline (a test harness): a directory of its own, without a manifest.
             let dir = (base as NSString).appendingPathComponent(RunRecorder.directoryName(pipeline: pipelineName, start: startDate))
             try FileManagerShim.createDirectory(dir)
@@ -106,54 +108,60 @@ public final class StageContext: Sendable {
 
     /// Records a file this sink writes, for the run's manifest; call again to update the counts.
     public func recordOutput(path: String, format: String, samples: Int, bytes: Int) {
-        stage.pipeline?.recorder.record(RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
+        stage?.pipeline?.recorder.record(RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
     }
 
     /// Tells the user something the stage found out (a detected unit); also kept in the manifest.
     public func notice(_ message: String) {
-        stage.pipeline?.recorder.note("\(name): \(message)")
-        stage.publish(.notice(component: name, message: message))
+        stage?.pipeline?.recorder.note("\(name): \(message)")
+        stage?.publish(.notice(component: name, message: message))
     }
 
     /// Reports a problem the stage recovered from; counted as an error and sent to observers.
     public func warn(_ message: String) {
-        stage.pipeline?.recorder.note("\(name): warning: \(message)")
-        stage.noteError(message, fatal: false)
+        stage?.pipeline?.recorder.note("\(name): warning: \(message)")
+        stage?.noteError(message, fatal: false)
+    }
+
+    /// Fails the stage from outside `process` or `write` — a helper process died, a connection
+    /// broke for good — as if the plugin had thrown there: the error is reported and the run stops.
+    public func fail(_ message: String) {
+        stage?.failFromPlugin(message)
     }
 
     /// Reports a timeout (a scan session, a device that stopped answering).
     public func timeout(_ message: String) {
-        stage.publish(.timeout(component: name, message: message))
+        stage?.publish(.timeout(component: name, message: message))
     }
 
     /// Sinks: `bytes` more were written to the output stream by the current `write`.
     public func wrote(bytes: Int) {
-        stage.stats.withLock { $0.bytes += bytes }
+        stage?.stats.withLock { $0.bytes += bytes }
     }
 
     /// Sinks: `bytes` of one large message of `total` bytes have reached the output stream.
     public func progress(bytes: Int, total: Int) {
-        stage.publish(.progress(sink: name, bytes: bytes, total: total))
+        stage?.publish(.progress(sink: name, bytes: bytes, total: total))
     }
 
     /// Sinks with an on-disk queue: `samples` are held there now, accepted but not yet
     /// acknowledged; what is left at the end is sent by the next run.
     public func spooled(samples: Int) {
-        stage.stats.withLock { $0.spooled = samples }
+        stage?.stats.withLock { $0.spooled = samples }
     }
 
     /// Sinks: the destination acknowledged `samples`.
     public func delivered(samples: Int, bytes: Int = 0) {
-        stage.stats.withLock { $0.delivered += samples }
-        stage.publish(.delivered(sink: name, samples: samples, bytes: bytes))
+        stage?.stats.withLock { $0.delivered += samples }
+        stage?.publish(.delivered(sink: name, samples: samples, bytes: bytes))
     }
 
     /// Sinks: `samples` could not be delivered.
     public func failed(samples: Int, message: String) {
-        stage.stats.withLock {
+        stage?.stats.withLock {
             $0.failed += samples
             $0.errors += 1
         }
-        stage.publish(.sinkFailed(sink: name, samples: samples, message: message))
+        stage?.publish(.sinkFailed(sink: name, samples: samples, message: message))
     }
 }

@@ -54,6 +54,14 @@ class StageRuntime: @unchecked Sendable {
         queue.async { self.emit(batch) }
     }
 
+    /// A plugin failed outside the engine's calls into it. Consumers override to stop taking input.
+    func failFromPlugin(_ message: String) {
+        queue.async {
+            self.noteError(message, fatal: true)
+            self.pipeline?.stageFailed(self)
+        }
+    }
+
     /// A transform asked to be ticked at `uptime`. Subclasses override.
     func requestTick(atUptime uptime: Double) {}
 

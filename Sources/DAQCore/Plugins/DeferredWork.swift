@@ -19,4 +19,11 @@ public protocol DeferredWork: AnyObject {
     var acceptsInput: Bool { get }
     /// Whether work already taken is still unfinished; the stage ends only once it is not.
     var hasPendingWork: Bool { get }
+    /// Called once when every input has ended, before the engine waits for pending work: the
+    /// moment to tell a helper that nothing more comes (close a program's stdin).
+    func inputEnded()
+}
+
+extension DeferredWork {
+    public func inputEnded() {}
 }

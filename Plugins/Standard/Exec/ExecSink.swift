@@ -1,0 +1,80 @@
+import DAQCore
+import DequeModule
+
+/// `exec` as a sink: each batch goes to the program as JSON Lines followed by a `batch` line;
+/// the program's `ack` for it reports the batch delivered. Batches not acknowledged when the
+/// program fails are sent again after a restart.
+public final class ExecSink: SinkPlugin, DeferredWork {
+    public typealias Configuration = ExecSettings
+    public static let typeName = "exec"
+    public static let summary = "Runs a program as a sink: samples as JSON Lines on its stdin, acknowledged per batch."
+    public static let configKeys = ExecSettings.keys
+
+    private let settings: ExecSettings
+    private let baseDirectory: String
+    private var supervisor: ExecSupervisor!
+    private var unacked = Deque<(number: Int64, batch: Batch)>()
+    private var nextNumber: Int64 = 1
+    private var inputClosed = false
+
+    public init(configuration: ExecSettings, context: PluginContext) throws {
+        settings = configuration
+        baseDirectory = context.baseDirectory
+    }
+
+    public var acceptsInput: Bool { unacked.count < ExecTransform.window || supervisor.done }
+    public var hasPendingWork: Bool { !supervisor.done && !unacked.isEmpty }
+
+    public func start(context: StageContext) throws {
+        supervisor = ExecSupervisor(settings: settings, role: .sink, context: context, baseDirectory: baseDirectory, defaultTimeout: 30)
+        supervisor.started = { [weak self] p in
+            guard let self else { return }
+            var bytes: [UInt8] = []
+            for (n, b) in unacked { ExecProtocol.append(b, number: n, to: &bytes) }
+            if !bytes.isEmpty { p.write(bytes) }
+            if inputClosed { p.closeInput() }
+        }
+        supervisor.message = { [weak self, weak context] m in
+            guard let self, let context else { return }
+            self.received(m, context: context)
+        }
+        supervisor.owesOutput = { [weak self] in !(self?.unacked.isEmpty ?? true) }
+        supervisor.unacknowledged = { [weak self] in !(self?.unacked.isEmpty ?? true) }
+        supervisor.finished = { [weak context] in context?.wake() }
+        try supervisor.start()
+    }
+
+    public func write(_ batch: Batch, context: StageContext) throws {
+        if let failure = supervisor.failure { throw ExecError(failure) }
+        let n = nextNumber
+        nextNumber += 1
+        unacked.append((n, batch))
+        var bytes: [UInt8] = []
+        ExecProtocol.append(batch, number: n, to: &bytes)
+        context.wrote(bytes: bytes.count)
+        supervisor.process?.write(bytes)
+    }
+
+    private func received(_ message: ExecProtocol.Message, context: StageContext) {
+        switch message {
+        case .sample:
+            context.warn("program: a sink's program wrote a sample; only ack and error lines are read")
+        case .ack(let n):
+            let before = unacked.count
+            var samples = 0
+            while let first = unacked.first, first.number <= n { samples += unacked.removeFirst().batch.count }
+            if samples > 0 { context.delivered(samples: samples) }
+            if before >= ExecTransform.window || unacked.isEmpty { context.wake() }
+        case .error(let text):
+            context.warn("program: \(text)")
+        }
+    }
+
+    public func finish(context: StageContext) throws {
+        // The run's last step marker is written after the input ended: stdin closes only now.
+        inputClosed = true
+        supervisor.process?.drainUntilExit(timeout: settings.timeout?.value ?? 30)
+        supervisor.stop()
+        if let failure = supervisor.failure { throw ExecError(failure) }
+    }
+}
