@@ -1,5 +1,4 @@
 import DAQCore
-import DequeModule
 
 /// `exec` as a sink: each batch goes to the program as JSON Lines followed by a `batch` line;
 /// the program's `ack` for it reports the batch delivered. Batches not acknowledged when the
@@ -13,8 +12,7 @@ public final class ExecSink: SinkPlugin, DeferredWork {
     private let settings: ExecSettings
     private let baseDirectory: String
     private var supervisor: ExecSupervisor!
-    private var unacked = Deque<(number: Int64, batch: Batch)>()
-    private var nextNumber: Int64 = 1
+    private var unacked = UnackedBatches()
     private var inputClosed = false
 
     public init(configuration: ExecSettings, context: PluginContext) throws {
@@ -22,15 +20,14 @@ public final class ExecSink: SinkPlugin, DeferredWork {
         baseDirectory = context.baseDirectory
     }
 
-    public var acceptsInput: Bool { unacked.count < ExecTransform.window || supervisor.done }
+    public var acceptsInput: Bool { !unacked.isFull || supervisor.done }
     public var hasPendingWork: Bool { !supervisor.done && !unacked.isEmpty }
 
     public func start(context: StageContext) throws {
         supervisor = ExecSupervisor(settings: settings, role: .sink, context: context, baseDirectory: baseDirectory, defaultTimeout: 30)
         supervisor.started = { [weak self] p in
             guard let self else { return }
-            var bytes: [UInt8] = []
-            for (n, b) in unacked { ExecProtocol.append(b, number: n, to: &bytes) }
+            let bytes = unacked.resend()
             if !bytes.isEmpty { p.write(bytes) }
             if inputClosed { p.closeInput() }
         }
@@ -46,11 +43,7 @@ public final class ExecSink: SinkPlugin, DeferredWork {
 
     public func write(_ batch: Batch, context: StageContext) throws {
         if let failure = supervisor.failure { throw ExecError(failure) }
-        let n = nextNumber
-        nextNumber += 1
-        unacked.append((n, batch))
-        var bytes: [UInt8] = []
-        ExecProtocol.append(batch, number: n, to: &bytes)
+        let bytes = unacked.send(batch)
         context.wrote(bytes: bytes.count)
         supervisor.process?.write(bytes)
     }
@@ -60,11 +53,9 @@ public final class ExecSink: SinkPlugin, DeferredWork {
         case .sample:
             context.warn("program: a sink's program wrote a sample; only ack and error lines are read")
         case .ack(let n):
-            let before = unacked.count
-            var samples = 0
-            while let first = unacked.first, first.number <= n { samples += unacked.removeFirst().batch.count }
+            let (samples, wake) = unacked.ack(n)
             if samples > 0 { context.delivered(samples: samples) }
-            if before >= ExecTransform.window || unacked.isEmpty { context.wake() }
+            if wake { context.wake() }
         case .error(let text):
             context.warn("program: \(text)")
         }

@@ -1,5 +1,4 @@
 import DAQCore
-import DequeModule
 import Foundation
 
 /// `exec` as a transform: each batch goes to the program as JSON Lines followed by a `batch`
@@ -13,14 +12,10 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
     public static let summary = "Runs a program as a transform: samples in and out as JSON Lines on stdin/stdout."
     public static let configKeys = ExecSettings.keys
 
-    /// Batches sent and not acknowledged before the stage stops taking input.
-    static let window = 4
-
     private let settings: ExecSettings
     private let baseDirectory: String
     private var supervisor: ExecSupervisor!
-    private var unacked = Deque<(number: Int64, batch: Batch)>()
-    private var nextNumber: Int64 = 1
+    private var unacked = UnackedBatches()
     private var output = Batch()
     private var inputClosed = false
 
@@ -29,7 +24,7 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
         baseDirectory = context.baseDirectory
     }
 
-    public var acceptsInput: Bool { unacked.count < Self.window || supervisor.done }
+    public var acceptsInput: Bool { !unacked.isFull || supervisor.done }
     /// After the input ends, the program may still write until it exits.
     public var hasPendingWork: Bool { !supervisor.done && (!unacked.isEmpty || inputClosed) }
 
@@ -38,8 +33,7 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
         supervisor.started = { [weak self] p in
             guard let self else { return }
             output = Batch()
-            var bytes: [UInt8] = []
-            for (n, b) in unacked { ExecProtocol.append(b, number: n, to: &bytes) }
+            let bytes = unacked.resend()
             if !bytes.isEmpty { p.write(bytes) }
             if inputClosed { p.closeInput() }
         }
@@ -61,11 +55,7 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
         if let failure = supervisor.failure { throw ExecError(failure) }
-        let n = nextNumber
-        nextNumber += 1
-        unacked.append((n, batch))
-        var bytes: [UInt8] = []
-        ExecProtocol.append(batch, number: n, to: &bytes)
+        let bytes = unacked.send(batch)
         supervisor.process?.write(bytes)
         batch = Batch()
     }
@@ -75,11 +65,10 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
         case .sample(let meta, let fields):
             ExecProtocol.append(meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &output)
         case .ack(let n):
-            let before = unacked.count
-            while let first = unacked.first, first.number <= n { unacked.removeFirst() }
+            let (_, wake) = unacked.ack(n)
             context.emit(output)
             output = Batch()
-            if before >= Self.window || unacked.isEmpty { context.wake() }
+            if wake { context.wake() }
         case .error(let text):
             context.warn("program: \(text)")
         }

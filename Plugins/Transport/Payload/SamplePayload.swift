@@ -22,21 +22,9 @@ public enum SamplePayload {
     public static func append(_ batch: Batch, row: Int, messageID: [UInt8], to out: inout [UInt8]) {
         out.append(contentsOf: #"{"_msg":""#.utf8)
         out.append(contentsOf: messageID)
-        out.append(contentsOf: #"","stream":"#.utf8)
-        JSONEncoding.appendString(batch.stream, to: &out)
-        out.append(contentsOf: #","uptime":"#.utf8)
-        JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
-        out.append(contentsOf: #","timestamp":"#.utf8)
-        JSONEncoding.appendDouble(batch.timestamps[row], to: &out)
-        if !batch.stepPaths[row].isEmpty {
-            out.append(contentsOf: #","stepPath":"#.utf8)
-            JSONEncoding.appendString(batch.stepPaths[row], to: &out)
-        }
+        out.append(contentsOf: #"","#.utf8)
+        SampleJSON.appendMetadata(batch, row: row, to: &out)
         let kind = batch.kinds[row]
-        if kind != .data {
-            out.append(contentsOf: #","kind":"#.utf8)
-            JSONEncoding.appendString(kind.name, to: &out)
-        }
         var bytesFields = 0
         for column in batch.columns {
             let v = column[row]

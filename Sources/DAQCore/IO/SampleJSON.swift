@@ -5,7 +5,25 @@
 public enum SampleJSON {
     /// Appends sample `row` of `batch` as one JSON object and a newline.
     public static func appendLine(_ batch: Batch, row: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"stream":"#.utf8)
+        out.append(UInt8(ascii: "{"))
+        appendMetadata(batch, row: row, to: &out)
+        let kind = batch.kinds[row]
+        for column in batch.columns {
+            let v = column[row]
+            if kind != .data, v.isNull { continue }
+            out.append(UInt8(ascii: ","))
+            JSONEncoding.appendString(column.name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONEncoding.append(v, to: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Appends the metadata members of sample `row` — `"stream":…,"uptime":…,"timestamp":…`,
+    /// then `"stepPath"` when not empty and `"kind"` when not data — without braces, for the
+    /// encodings that put more around them (a transport's message id).
+    public static func appendMetadata(_ batch: Batch, row: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: #""stream":"#.utf8)
         JSONEncoding.appendString(batch.stream, to: &out)
         out.append(contentsOf: #","uptime":"#.utf8)
         JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
@@ -20,15 +38,6 @@ public enum SampleJSON {
             out.append(contentsOf: #","kind":"#.utf8)
             JSONEncoding.appendString(kind.name, to: &out)
         }
-        for column in batch.columns {
-            let v = column[row]
-            if kind != .data, v.isNull { continue }
-            out.append(UInt8(ascii: ","))
-            JSONEncoding.appendString(column.name, to: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONEncoding.append(v, to: &out)
-        }
-        out.append(contentsOf: "}\n".utf8)
     }
 
     /// The metadata keys that are not fields when a line is read back.
