@@ -82,6 +82,17 @@ let ruuviAddress: [UInt8] = [0xCB, 0xB8, 0x33, 0x4C, 0x88, 0x4F]
         #expect(events.contains { if case .warning(_, let m) = $0 { m == "\(path): byte \(second): the last btsnoop record, of 4294967280 bytes, is cut off (\(bytes.count - second) bytes)" } else { false } })
     }
 
+    /// Found by the fuzzer: a timestamp near Int64.min overflowed the epoch subtraction.
+    @Test func aTimestampOutOfRangeIsReportedNotATrap() throws {
+        var bytes = CaptureWriter.btsnoop([(1, Self.twoReports), (2, Self.twoReports)])
+        let second = 16 + 24 + Self.twoReports.count + 1
+        bytes.replaceSubrange((second + 16)..<(second + 20), with: CaptureWriter.be32(0x8000_0000))
+        let path = CaptureWriter.write(bytes, name: "time.log")
+        let (samples, events) = try replay(path)
+        #expect(samples.count == 4)
+        #expect(events.contains { if case .warning(_, let m) = $0 { m.contains("byte \(second + 16): btsnoop timestamp") && m.contains("out of range") } else { false } })
+    }
+
     @Test func aMalformedEventNamesItsOffsetAndReadingGoesOn() throws {
         var bad = Self.twoReports
         bad[1] = 200  // event length past the end

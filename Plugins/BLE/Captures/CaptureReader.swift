@@ -97,8 +97,11 @@ final class CaptureReader {
         }
         guard try reader.ensure(24 + included) else { return truncated("btsnoop record, of \(included) bytes,") }
         records += 1
-        let timestamp = Double(micros - Self.btsnoopEpoch) / 1e6
         let at = reader.offset + 24
+        // The field is 64 bits from the file: a damaged one must not overflow the arithmetic.
+        let (since1970, overflow) = micros.subtractingReportingOverflow(Self.btsnoopEpoch)
+        if overflow { malformed.append("byte \(at - 8): btsnoop timestamp \(micros) µs is out of range") }
+        let timestamp = overflow ? (Double(micros) - Double(Self.btsnoopEpoch)) / 1e6 : Double(since1970) / 1e6
         reader.peek(24 + included) { p in
             let packet = UnsafeRawBufferPointer(rebasing: p[24...])
             switch datalink {
