@@ -40,6 +40,9 @@ final class InfoManagerClient: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .nanoseconds(Int64(timeout * 1e9)), read: .nanoseconds(Int64(timeout * 1e9)))
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxInFlight)
+        // A refused connection fails the attempt at once; `retries` decides what follows. The
+        // pool's own retrying would hold each refused request until its timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -130,7 +133,10 @@ final class InfoManagerClient: Sendable {
         if let e = error as? HTTPClientError, e == .deadlineExceeded || e == .readTimeout || e == .connectTimeout {
             return Failure(kind: .timeout, description: "no answer from \(base) within \(Double(timeout.nanoseconds) / 1e9) s")
         }
-        return Failure(kind: .unreachable, description: "cannot reach \(base): \(error)")
+        let text = "\(error)"
+        // NIO's description of a refused connect is long and technical; the user needs the fact.
+        let reason = text.contains("Connection refused") ? "connection refused (is the service running?)" : text
+        return Failure(kind: .unreachable, description: "cannot reach \(base): \(reason)")
     }
 
     private static func describe(_ error: any Error) -> String {
