@@ -62,15 +62,15 @@ public struct ResolverSettings: PluginConfiguration {
     }
 
     private static func decodeCache(_ decoder: any Decoder) throws -> Cache {
-        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        let c = try decoder.container(keyedBy: AnyKey.self)
         let known = ["ttl", "max_entries", "path"]
         for key in c.allKeys where !known.contains(key.stringValue) {
             throw ConfigIssue(key: "cache." + key.stringValue, "unknown key '\(key.stringValue)'; expected ttl, max_entries or path")
         }
         var cache = Cache()
-        cache.ttl = try c.decodeIfPresent(Seconds.self, forKey: AnyCodingKey("ttl")) ?? cache.ttl
-        cache.maxEntries = try c.decodeIfPresent(Int.self, forKey: AnyCodingKey("max_entries")) ?? cache.maxEntries
-        cache.path = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("path")) ?? ""
+        cache.ttl = try c.decodeIfPresent(Seconds.self, forKey: AnyKey("ttl")) ?? cache.ttl
+        cache.maxEntries = try c.decodeIfPresent(Int.self, forKey: AnyKey("max_entries")) ?? cache.maxEntries
+        cache.path = try c.decodeIfPresent(String.self, forKey: AnyKey("path")) ?? ""
         return cache
     }
 
@@ -117,13 +117,4 @@ public struct ResolverSettings: PluginConfiguration {
         ConfigKey("token_env", "string", "Environment variable holding a bearer token for the service."),
         ConfigKey("prefix", "string", default: "\"\"", "Put before every added field name (`info.` gives info.name, …)."),
     ]
-}
-
-/// A coding key for maps whose keys are checked by hand.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -66,7 +66,7 @@ struct AnyValue: Decodable {
     var value: Value
 
     init(from decoder: any Decoder) throws {
-        if let map = try? decoder.container(keyedBy: AnyCodingKey.self) {
+        if let map = try? decoder.container(keyedBy: AnyKey.self) {
             var fields = Fields()
             for key in map.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 fields[key.stringValue] = try map.decode(AnyValue.self, forKey: key).value
@@ -93,11 +93,4 @@ struct AnyValue: Decodable {
             value = .string(try c.decode(String.self))
         }
     }
-}
-
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -201,18 +201,3 @@ extension Validation {
         return spec
     }
 }
-
-/// A coding key built from a string, to walk a node tree by an issue's path.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(_ string: String) {
-        stringValue = string
-        intValue = Int(string)
-    }
-    init?(stringValue: String) { self.init(stringValue) }
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
