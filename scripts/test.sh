@@ -9,6 +9,9 @@ need=()
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v gzip >/dev/null 2>&1 || need+=(gzip)
+# The schema tests validate every shipped pipeline with the reference Python validator.
+python3 -c 'import jsonschema' >/dev/null 2>&1 || need+=(python3-jsonschema)
+python3 -c 'import yaml' >/dev/null 2>&1 || need+=(python3-yaml)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update

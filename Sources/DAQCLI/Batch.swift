@@ -23,7 +23,7 @@ extension DAQCommand {
                   daq batch features.yaml --input 'data/*.csv' --output out --shard $SLURM_ARRAY_TASK_ID/8
                 """)
 
-        @Argument(help: "The pipeline file.")
+        @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
         var pipeline: String
 
         @Option(name: .long, parsing: .upToNextOption, help: "Recordings: paths or glob patterns (quote them).")

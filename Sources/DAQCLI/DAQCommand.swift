@@ -24,9 +24,15 @@ public struct DAQCommand: ParsableCommand {
               2   invalid configuration (every problem is printed as FILE:LINE:COLUMN)
               64  usage error (unknown option, missing argument)
               130 cancelled by a second SIGINT/SIGTERM
+
+            Shell completion (pipeline files, plugin types, options):
+              daq --generate-completion-script bash > /etc/bash_completion.d/daq
+              daq --generate-completion-script zsh  > ~/.zfunc/_daq     (fish works too)
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Validate.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolver.self]
+        subcommands: [
+            Run.self, Validate.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolver.self, Schema.self,
+        ]
     )
 
     public init() {}

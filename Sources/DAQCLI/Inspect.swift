@@ -14,7 +14,7 @@ extension DAQCommand {
                 --plot writes an SVG of x, y, z and magnitude over time with the steps shaded.
                 """)
 
-        @Argument(help: "The recording.")
+        @Argument(help: "The recording.", completion: .file())
         var recording: String
 
         @Option(help: "Write a plot of the recording to this SVG file.")

@@ -5,7 +5,7 @@ extension DAQCommand {
     struct Plugins: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the plugin types this build knows, or describe one.",
-            subcommands: [List.self, Describe.self],
+            subcommands: [List.self, Describe.self, Reference.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
@@ -30,7 +30,9 @@ extension DAQCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Print a plugin type's configuration keys: name, type, default, meaning.")
 
-            @Argument(help: "The plugin type, e.g. window.")
+            @Argument(
+                help: "The plugin type, e.g. window.",
+                completion: .custom { _, _, prefix in Set(PluginSet.current.all.map(\.typeName)).filter { $0.hasPrefix(prefix) }.sorted() })
             var type: String
 
             @Option(help: "source, transform or sink, when the name exists as several kinds.")
@@ -59,11 +61,7 @@ extension PluginKind: ExpressibleByArgument {}
 enum PluginDocumentation {
     static func text(_ p: PluginDescriptor) -> String {
         var lines = ["\(p.typeName) (\(p.kind.rawValue), \(p.module))", "  \(p.summary)", ""]
-        let common = p.kind == .source ? [] : [
-            ConfigKey.required("inputs", "[string]", "Components this one reads."),
-            ConfigKey("buffer", "{size, when_full}", default: "{size: 16384, when_full: block}", "Input buffer: samples, and block | drop_oldest | drop_newest."),
-        ]
-        let keys = common + p.configKeys
+        let keys = (p.kind == .source ? [] : PipelineSchema.commonKeys) + p.configKeys
         if keys.isEmpty {
             lines.append("  (no keys besides 'type')")
         } else {

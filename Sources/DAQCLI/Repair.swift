@@ -20,7 +20,7 @@ extension DAQCommand {
                   daq repair out/walk-test-20260101T120000Z/*.json
                 """)
 
-        @Argument(help: "logger.json or logger.jsonl files.")
+        @Argument(help: "logger.json or logger.jsonl files.", completion: .file(extensions: ["json", "jsonl"]))
         var files: [String]
 
         func run() throws {

@@ -41,7 +41,7 @@ extension DAQCommand.Resolver {
                   daq resolver serve --data pipelines/elements.yaml --port 8080
                 """)
 
-        @Option(help: "The elements file (YAML or JSON).")
+        @Option(help: "The elements file (YAML or JSON).", completion: .file(extensions: ["yaml", "yml", "json"]))
         var data: String
 
         @Option(help: "The address to listen on; 0.0.0.0 serves every interface.")

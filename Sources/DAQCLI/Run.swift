@@ -22,7 +22,7 @@ extension DAQCommand {
                   COUNT=1000000 daq run pipelines/bench-engine.yaml
                 """)
 
-        @Argument(help: "The pipeline file.")
+        @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
         var file: String
 
         @Option(name: .customLong("set"), help: "Override a key: --set sinks.log.directory=out (repeatable).")

@@ -12,7 +12,7 @@ extension DAQCommand {
                 Exits 0 only when every file is valid; 2 otherwise.
                 """)
 
-        @Argument(help: "Pipeline files.")
+        @Argument(help: "Pipeline files.", completion: .file(extensions: ["yaml", "yml"]))
         var files: [String]
 
         @Option(name: .customLong("set"), help: "Override a key before validating: --set sinks.log.directory=out.")

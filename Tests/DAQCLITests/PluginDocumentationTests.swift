@@ -42,3 +42,16 @@ struct PluginDocumentationTests {
         }
     }
 }
+
+@Suite("plugin metadata for the schema")
+struct PluginMetadataGrammarTests {
+    /// A key whose type text the schema cannot read would silently lose its checks in editors.
+    @Test func everyBuiltinKeyTypeFollowsTheGrammar() throws {
+        for p in try PluginRegistry(BuiltinPlugins.all).all {
+            for k in p.configKeys {
+                #expect(k.valueType != nil, "\(p.typeName).\(k.name): '\(k.type)'")
+            }
+        }
+        for k in PipelineSchema.commonKeys { #expect(k.valueType != nil, "\(k.name)") }
+    }
+}
