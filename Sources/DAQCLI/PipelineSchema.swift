@@ -35,6 +35,22 @@ public enum PipelineSchema {
                 "anyOf": [["type": "number", "exclusiveMinimum": 0], ref("substitution")],
                 "description": "Replay pace; 1 is recorded speed. Ignored by realtime and virtual.",
             ],
+            "metrics": [
+                "type": "object",
+                "description": "Where the run serves its metrics.",
+                "additionalProperties": false,
+                "properties": [
+                    "prometheus": [
+                        "type": "object", "required": ["listen"], "additionalProperties": false,
+                        "properties": [
+                            "listen": [
+                                "type": "string", "pattern": "^(\\[[0-9A-Fa-f:.]+\\]|[^:\\s]+):[0-9]{1,5}$",
+                                "description": "HOST:PORT of the Prometheus endpoint (GET /metrics); port 0 takes a free one.",
+                            ]
+                        ],
+                    ]
+                ],
+            ],
             "steps": [
                 "type": "array",
                 "description": "Step schedule; each step change reaches every sink as a marker.",

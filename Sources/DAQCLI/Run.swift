@@ -2,6 +2,7 @@ import ArgumentParser
 import DAQCore
 import Dispatch
 import Foundation
+import Logging
 
 extension DAQCommand {
     struct Run: ParsableCommand {
@@ -57,6 +58,12 @@ extension DAQCommand {
         @Flag(help: "Print no summary.")
         var quiet = false
 
+        @Option(help: "The least severe log lines printed: trace, debug, info, notice, warning, error or critical.")
+        var logLevel: Logger.Level = .notice
+
+        @Option(help: "Log lines as text (daq: warning: …) or json (one object per line, for collectors).")
+        var logFormat: LogFormat = .text
+
         func validate() throws {
             if let duration, Seconds.parse(duration) == nil || Seconds.parse(duration)! <= 0 {
                 throw ValidationError("--duration expects a positive duration such as 60, 2.5, 500ms or 1m")
@@ -80,6 +87,16 @@ extension DAQCommand {
                 throw ExitStatus.invalidConfiguration
             }
             for w in spec.warnings { printError(w.description) }
+            let format = logFormat, level = logLevel
+            LoggingSystem.bootstrap { _ in DAQLogHandler(format: format, level: level) }
+            let endpoint: MetricsEndpoint?
+            do {
+                endpoint = try spec.metrics.map(MetricsEndpoint.start)
+            } catch {
+                printError("daq: cannot serve metrics: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+            defer { endpoint?.stop() }
             let options = RunOptions(
                 maxSamples: maxSamples, duration: duration.flatMap(Seconds.parse), batchSize: batchSize,
                 flushInterval: flushInterval)
@@ -128,14 +145,19 @@ extension DAQCommand {
     }
 }
 
-/// Prints failures and warnings as they happen, so a long run does not hide them until the end.
+/// Logs failures and warnings as they happen, so a long run does not hide them until the end.
 final class FailureReporter: PipelineObserver {
+    let logger: Logger
+
+    init(logger: Logger = Logger(label: "daq")) { self.logger = logger }
+
     func handle(_ event: PipelineEvent) {
         switch event {
-        case .failed(let c, let m): printError("daq: error: \(c ?? "pipeline"): \(m)")
-        case .warning(let c, let m): printError("daq: warning: \(c): \(m)")
-        case .notice(let c, let m): printError("daq: note: \(c): \(m)")
-        case .sinkFailed(let s, let n, let m): printError("daq: error: \(s): \(n) samples not delivered: \(m)")
+        case .failed(let c, let m): logger.error("\(m)", metadata: ["component": "\(c ?? "pipeline")"])
+        case .warning(let c, let m): logger.warning("\(m)", metadata: ["component": "\(c)"])
+        case .notice(let c, let m): logger.notice("\(m)", metadata: ["component": "\(c)"])
+        case .sinkFailed(let s, let n, let m):
+            logger.error("\(n) samples not delivered: \(m)", metadata: ["component": "\(s)"])
         default: break
         }
     }

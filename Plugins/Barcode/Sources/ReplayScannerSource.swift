@@ -56,7 +56,7 @@ public final class ReplayScannerSource: SourcePlugin {
     private var sessions: ScanSessions
     private var first: Double?
     private var last = 0.0
-    private var readSource: (any DispatchSourceRead)?
+    private var watcher: ReadinessWatcher?
     private let timer = WakeTimer()
     private var live: LiveTriggers?
     private var skipped = 0
@@ -82,10 +82,10 @@ public final class ReplayScannerSource: SourcePlugin {
         if isLive {
             _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK)
             reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
-            let s = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: WakeQueue.shared)
-            s.setEventHandler { context.wake() }
-            s.activate()
-            readSource = s
+            // A thread in poll(2), not a DispatchSourceRead: see ReadinessWatcher.
+            let w = ReadinessWatcher(descriptor: STDIN_FILENO) { context.wake() }
+            try w.start()
+            watcher = w
             sessions.timeBase = context.startDate
             live = try LiveTriggers(settings: config.session, context: context)
         } else {
@@ -127,7 +127,11 @@ public final class ReplayScannerSource: SourcePlugin {
         if isLive {
             sessions.expire(upTo: context.clock.now(), into: &batch)
             timer.wake(at: sessions.deadline, context: context)
-            return batch.isEmpty ? .idle : .more
+            if batch.isEmpty {
+                watcher?.rearm()  // stdin was read dry
+                return .idle
+            }
+            return .more
         }
         return .more
     }
@@ -179,8 +183,8 @@ public final class ReplayScannerSource: SourcePlugin {
     }
 
     public func stop(context: StageContext) {
-        readSource?.cancel()
-        readSource = nil
+        watcher?.stop()
+        watcher = nil
         timer.cancel()
         live?.close()
         reader = nil

@@ -8,7 +8,7 @@ import Dispatch
 /// Samples from standard input: JSON Lines, CSV with a header, or plain text lines.
 ///
 /// A live source: each line is stamped with the run clock when it arrives. Reading is
-/// non-blocking, driven by a `DispatchSourceRead`, so a quiet pipe holds no thread.
+/// non-blocking, woken by a ``ReadinessWatcher`` thread parked in `poll(2)`.
 public final class StdinSource: SourcePlugin {
     public enum Format: String, ConfigEnum, Sendable {
         case jsonl, csv, text
@@ -52,7 +52,7 @@ public final class StdinSource: SourcePlugin {
     private let config: Configuration
     private let reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
     private var decoder: RecordDecoder
-    private var readSource: (any DispatchSourceRead)?
+    private var watcher: ReadinessWatcher?
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -63,10 +63,9 @@ public final class StdinSource: SourcePlugin {
     public func start(context: StageContext) throws {
         let flags = fcntl(STDIN_FILENO, F_GETFL)
         _ = fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK)
-        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO)
-        source.setEventHandler { context.wake() }
-        source.activate()
-        readSource = source
+        let w = ReadinessWatcher(descriptor: STDIN_FILENO) { context.wake() }
+        try w.start()
+        watcher = w
     }
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
@@ -82,7 +81,12 @@ public final class StdinSource: SourcePlugin {
             }
             switch result {
             case .end: return .finished
-            case .wouldBlock: return batch.isEmpty ? .idle : .more
+            case .wouldBlock:
+                if batch.isEmpty {
+                    watcher?.rearm()
+                    return .idle
+                }
+                return .more
             case .line: break
             }
             if let bad {
@@ -99,8 +103,8 @@ public final class StdinSource: SourcePlugin {
     }
 
     public func stop(context: StageContext) {
-        readSource?.cancel()
-        readSource = nil
+        watcher?.stop()
+        watcher = nil
         let flags = fcntl(STDIN_FILENO, F_GETFL)
         _ = fcntl(STDIN_FILENO, F_SETFL, flags & ~O_NONBLOCK)
     }

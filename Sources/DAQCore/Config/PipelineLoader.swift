@@ -14,7 +14,7 @@ public struct PipelineLoader: Sendable {
     /// `key.path=value` overrides, applied after substitution.
     public var overrides: [String]
 
-    static let topLevelKeys = ["name", "clock", "speed", "steps", "sources", "transforms", "sinks"]
+    static let topLevelKeys = ["name", "clock", "speed", "steps", "metrics", "sources", "transforms", "sinks"]
 
     /// Creates a loader.
     public init(

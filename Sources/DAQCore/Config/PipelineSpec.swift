@@ -62,6 +62,13 @@ public struct StepSpec: Sendable, Hashable {
     }
 }
 
+/// The `metrics` section: `metrics: {prometheus: {listen: 127.0.0.1:9598}}`.
+public struct MetricsSpec: Sendable, Hashable {
+    /// The address of the Prometheus endpoint (`GET /metrics`); port 0 takes a free one.
+    public var prometheusHost: String
+    public var prometheusPort: Int
+}
+
 /// One validated component.
 public struct ComponentSpec: Sendable {
     /// Its name in the pipeline.
@@ -96,6 +103,8 @@ public struct PipelineSpec: Sendable {
     public var configHash: String
     /// Warnings found while validating.
     public var warnings: [Diagnostic]
+    /// Where the run serves its metrics; `nil` when the file has no `metrics` section.
+    public var metrics: MetricsSpec? = nil
 
     /// The component named `name`.
     public func component(_ name: String) -> ComponentSpec? {

@@ -69,11 +69,12 @@ struct Validation {
             }
         }
         let steps = validateSteps(root.pair("steps"))
+        let metrics = validateMetrics(root.pair("metrics"))
         let components = validateComponents(root)
         validateGraph(components)
         return PipelineSpec(
             name: name, clock: clock, speed: speed, steps: steps, components: components.compactMap(\.spec),
-            file: file, configHash: hash, warnings: [])
+            file: file, configHash: hash, warnings: [], metrics: metrics)
     }
 
     func describe(_ node: Node) -> String {

@@ -48,6 +48,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
                 return
             case .batch(let batch):
                 stats.withLock { $0.samplesIn += batch.count }
+                metrics?.samplesIn.increment(by: Int64(batch.count))
                 do {
                     try consume(batch)
                 } catch {

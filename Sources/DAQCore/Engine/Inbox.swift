@@ -37,12 +37,18 @@ final class Inbox: Sendable {
     let policy: WhenFull
     private let state = Mutex(State())
     private let wake: @Sendable () -> Void
+    /// The consumer's instruments: buffer fill and drops, recorded per batch.
+    private let metrics: StageMetrics?
 
     /// Creates an inbox; `wake` schedules the consumer's drain on its queue.
-    init(owner: String, capacity: Int, policy: WhenFull, wake: @escaping @Sendable () -> Void) {
+    init(
+        owner: String, capacity: Int, policy: WhenFull, metrics: StageMetrics? = nil,
+        wake: @escaping @Sendable () -> Void
+    ) {
         self.owner = owner
         self.capacity = capacity
         self.policy = policy
+        self.metrics = metrics
         self.wake = wake
     }
 
@@ -56,8 +62,9 @@ final class Inbox: Sendable {
     func offer(_ batch: Batch) -> Int {
         let n = batch.count
         guard n > 0 else { return 0 }
-        let (dropped, wakeNow) = state.withLock { s -> (Int, Bool) in
-            if s.discarding { return (n, false) }
+        let (dropped, wakeNow, fill) = state.withLock { s -> (Int, Bool, Int) in
+            // A discarding consumer has gone: its counters (and instruments) stay as they were.
+            if s.discarding { return (n, false, -1) }
             var dropped = 0
             switch policy {
             case .block:
@@ -95,9 +102,13 @@ final class Inbox: Sendable {
             s.peak = max(s.peak, s.samples)
             if !s.scheduled && !s.queue.isEmpty {
                 s.scheduled = true
-                return (dropped, true)
+                return (dropped, true, s.samples)
             }
-            return (dropped, false)
+            return (dropped, false, s.samples)
+        }
+        if let metrics, fill >= 0 {
+            metrics.buffered.record(fill)
+            if dropped > 0 { metrics.dropped.increment(by: Int64(dropped)) }
         }
         if wakeNow { wake() }
         return dropped
@@ -116,11 +127,11 @@ final class Inbox: Sendable {
 
     /// Takes the oldest batch, or says the buffer is empty (marking the consumer idle) or ended.
     func take() -> Take {
-        let (result, waiters) = state.withLock { s -> (Take, [@Sendable () -> Void]) in
+        let (result, waiters, fill) = state.withLock { s -> (Take, [@Sendable () -> Void], Int) in
             guard let batch = s.queue.popFirst() else {
-                if s.openInputs == 0 { return (.ended, []) }
+                if s.openInputs == 0 { return (.ended, [], 0) }
                 s.scheduled = false
-                return (.empty, [])
+                return (.empty, [], 0)
             }
             s.samples -= batch.count
             var woken: [@Sendable () -> Void] = []
@@ -128,8 +139,9 @@ final class Inbox: Sendable {
                 woken = s.waiters
                 s.waiters.removeAll()
             }
-            return (.batch(batch), woken)
+            return (.batch(batch), woken, s.samples)
         }
+        metrics?.buffered.record(fill)
         for w in waiters { w() }
         return result
     }

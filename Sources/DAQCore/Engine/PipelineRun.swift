@@ -74,11 +74,16 @@ public final class PipelineRun: Sendable {
                 stage = SinkStage(
                     name: c.name, type: c.plugin.typeName, sink: s, flushInterval: options.flushInterval, pool: pool)
             }
+            let metrics = StageMetrics(pipeline: spec.name, component: c.name, kind: c.kind, type: c.plugin.typeName)
+            stage.metrics = metrics
             if c.kind != .source {
-                stage.inbox = Inbox(owner: c.name, capacity: c.buffer.size, policy: c.buffer.whenFull) { [weak stage] in
+                stage.inbox = Inbox(
+                    owner: c.name, capacity: c.buffer.size, policy: c.buffer.whenFull, metrics: metrics
+                ) { [weak stage] in
                     stage?.wake()
                 }
                 stage.stats.withLock { $0.bufferCapacity = c.buffer.size }
+                metrics.bufferCapacity.record(c.buffer.size)
             }
             stage.context = StageContext(
                 stage: stage, pipelineName: spec.name, clock: clock, schedule: schedule, runDirectory: options.runDirectory)

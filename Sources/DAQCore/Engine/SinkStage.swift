@@ -65,6 +65,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
             s.sent += batch.count
             return s.bytes - before
         }
+        metrics?.sent.increment(by: Int64(batch.count))
         dirty = true
         pipeline?.publish(.sent(sink: name, samples: batch.count, bytes: bytes))
     }

@@ -137,6 +137,7 @@ public final class StageContext: Sendable {
     /// Sinks: `bytes` more were written to the output stream by the current `write`.
     public func wrote(bytes: Int) {
         stage?.stats.withLock { $0.bytes += bytes }
+        stage?.metrics?.bytes.increment(by: Int64(bytes))
     }
 
     /// Sinks: `bytes` of one large message of `total` bytes have reached the output stream.
@@ -153,6 +154,7 @@ public final class StageContext: Sendable {
     /// Sinks: the destination acknowledged `samples`.
     public func delivered(samples: Int, bytes: Int = 0) {
         stage?.stats.withLock { $0.delivered += samples }
+        stage?.metrics?.delivered.increment(by: Int64(samples))
         stage?.publish(.delivered(sink: name, samples: samples, bytes: bytes))
     }
 
@@ -162,6 +164,8 @@ public final class StageContext: Sendable {
             $0.failed += samples
             $0.errors += 1
         }
+        stage?.metrics?.failed.increment(by: Int64(samples))
+        stage?.metrics?.errors.increment()
         stage?.publish(.sinkFailed(sink: name, samples: samples, message: message))
     }
 }

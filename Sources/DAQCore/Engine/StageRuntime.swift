@@ -13,6 +13,8 @@ class StageRuntime: @unchecked Sendable {
     let queue: DispatchQueue
     weak var pipeline: PipelineRun?
     let stats: Mutex<StageStatistics>
+    /// The swift-metrics mirror of `stats`; set by the pipeline before the stage starts.
+    var metrics: StageMetrics?
     /// The input buffers of the stages reading this one.
     var outputs: [Inbox] = []
     /// This stage's input buffer; `nil` for sources.
@@ -82,6 +84,7 @@ class StageRuntime: @unchecked Sendable {
         var b = batch
         b.stream = name
         stats.withLock { $0.samplesOut += b.count }
+        metrics?.samplesOut.increment(by: Int64(b.count))
         for out in outputs {
             let dropped = out.offer(b)
             if dropped > 0 { pipeline?.publish(.dropped(component: out.owner, samples: dropped)) }
@@ -114,6 +117,7 @@ class StageRuntime: @unchecked Sendable {
             $0.errors += 1
             if fatal && $0.failure == nil { $0.failure = message }
         }
+        metrics?.errors.increment()
         if fatal {
             publish(.failed(component: name, message: message))
         } else {

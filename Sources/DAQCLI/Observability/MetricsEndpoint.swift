@@ -1,0 +1,94 @@
+import DAQCore
+import Metrics
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Prometheus
+
+/// The Prometheus endpoint of `daq run`: `GET /metrics` in the text exposition format.
+///
+/// It bootstraps swift-metrics with swift-prometheus's factory before the pipeline is built,
+/// so the stages' instruments land in the registry it serves. One event-loop thread answers
+/// scrapes; the pipeline's queues never do.
+final class MetricsEndpoint: Sendable {
+    let registry: PrometheusCollectorRegistry
+    let group: MultiThreadedEventLoopGroup
+    let channel: any Channel
+
+    /// Binds `spec`'s address and prints where it serves, with the port a `:0` address took.
+    static func start(_ spec: MetricsSpec) throws -> MetricsEndpoint {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            let channel = try ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.pipeline.configureHTTPServerPipeline().flatMap {
+                        channel.pipeline.addHandler(ScrapeHandler(registry: registry))
+                    }
+                }
+                .bind(host: spec.prometheusHost, port: spec.prometheusPort).wait()
+            let endpoint = MetricsEndpoint(registry: registry, group: group, channel: channel)
+            let port = channel.localAddress?.port ?? spec.prometheusPort
+            let host = spec.prometheusHost.contains(":") ? "[\(spec.prometheusHost)]" : spec.prometheusHost
+            printError("daq: metrics: http://\(host):\(port)/metrics")
+            return endpoint
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw MetricsEndpointError(address: "\(spec.prometheusHost):\(spec.prometheusPort)", reason: "\(error)")
+        }
+    }
+
+    private init(registry: PrometheusCollectorRegistry, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+        self.registry = registry
+        self.group = group
+        self.channel = channel
+    }
+
+    /// Closes the listening socket and its thread.
+    func stop() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+struct MetricsEndpointError: Error, CustomStringConvertible {
+    var address: String
+    var reason: String
+    var description: String { "cannot listen on \(address): \(reason)" }
+}
+
+/// Answers `GET /metrics` (and `/`) with the registry's text; anything else is 404 or 405.
+private final class ScrapeHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let registry: PrometheusCollectorRegistry
+
+    init(registry: PrometheusCollectorRegistry) { self.registry = registry }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data) else { return }
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        var status = HTTPResponseStatus.ok
+        var body: [UInt8]
+        if head.method != .GET {
+            status = .methodNotAllowed
+            body = Array("only GET\n".utf8)
+        } else if path == "/metrics" || path == "/" {
+            body = registry.emitToBuffer()
+        } else {
+            status = .notFound
+            body = Array("not found; try /metrics\n".utf8)
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: status == .ok ? "text/plain; version=0.0.4; charset=utf-8" : "text/plain")
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        body = []
+    }
+}
