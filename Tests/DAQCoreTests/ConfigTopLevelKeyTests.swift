@@ -4,7 +4,7 @@ import Testing
 /// Unknown top-level keys, with a did-you-mean when the key is a typo.
 @Suite("Config: top-level keys")
 struct ConfigTopLevelKeyTests {
-    static let expected = "expected one of: name, clock, speed, steps, sources, transforms, sinks"
+    static let expected = "expected one of: name, clock, speed, steps, metrics, sources, transforms, sinks"
 
     @Test(arguments: [
         ("sourcse", "sources"), ("transfroms", "transforms"), ("snks", "sinks"), ("clok", "clock"),

@@ -173,7 +173,7 @@ struct ObservabilityTests {
 
         let quiet = try LiveRun(["run", file, "--log-level", "error", "--quiet"])
         quiet.send("not json\n")
-        #expect(quiet.finish() == 0)
+        #expect(quiet.finish() == 0, "\(quiet.stderr)")
         #expect(!quiet.stderr.contains("warning"), "\(quiet.stderr)")
     }
 }

@@ -22,6 +22,9 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         super.init(name: name, kind: .source, type: type, pool: pool)
     }
 
+    /// Set on the queue by `begin()`; wakes before it are left to `begin()`'s own pump.
+    private var began = false
+
     override var plugin: AnyObject? { source }
 
     override func startPlugin() throws {
@@ -33,7 +36,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     }
 
     func begin() {
-        queue.async { self.pump() }
+        queue.async {
+            self.began = true
+            self.pump()
+        }
     }
 
     override func wake() {
@@ -67,7 +73,9 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     /// One step of the read → stamp → pace → emit loop. Runs on `queue`.
     private func pump() {
-        guard !lifecycle.state.isFinal else { return }
+        // A live source's I/O can wake it between its start and the pipeline's move to
+        // running; reading then could end the whole run before the run has begun.
+        guard began, !lifecycle.state.isFinal else { return }
         if stopRequested || pipeline?.isCancelled == true {
             // A graceful stop still emits what the clock has reached; what lies in the future
             // was never acquired in run-clock terms.
