@@ -64,6 +64,9 @@ extension DAQCommand {
         @Option(help: "Log lines as text (daq: warning: …) or json (one object per line, for collectors).")
         var logFormat: LogFormat = .text
 
+        @Flag(help: "Open no control socket ('daq tap', 'daq top' and 'daq control' attach to it).")
+        var noControl = false
+
         func validate() throws {
             if let duration, Seconds.parse(duration) == nil || Seconds.parse(duration)! <= 0 {
                 throw ValidationError("--duration expects a positive duration such as 60, 2.5, 500ms or 1m")
@@ -89,6 +92,7 @@ extension DAQCommand {
             for w in spec.warnings { printError(w.description) }
             let format = logFormat, level = logLevel
             LoggingSystem.bootstrap { _ in DAQLogHandler(format: format, level: level) }
+            let logger = Logger(label: "daq")
             let endpoint: MetricsEndpoint?
             do {
                 endpoint = try spec.metrics.map(MetricsEndpoint.start)
@@ -110,6 +114,17 @@ extension DAQCommand {
                 printError("daq: cannot start \(file): \(error)")
                 throw ExitStatus.runtimeFailure
             }
+            var control: ControlServer?
+            if !noControl {
+                do {
+                    control = try ControlServer(run: run, pipeline: spec.name)
+                    control?.linkRunDirectories(run.recorder.directories)
+                    logger.info("control socket: \(control!.path) (daq tap, top and control attach to it)")
+                } catch {
+                    logger.warning("no control socket (daq tap/top cannot attach): \(error)")
+                }
+            }
+            defer { control?.stop() }
             let keys = trigger != nil || cancelKey != nil
                 ? KeyTriggers(run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
                 : nil

@@ -8,65 +8,6 @@ import Testing
 /// `daq run` with `metrics: {prometheus: …}` scraped over loopback, and its log formats.
 @Suite("metrics and logs")
 struct ObservabilityTests {
-    /// A `daq run` reading the test's pipe on stdin, with its stderr collected line by line.
-    final class LiveRun: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        private let condition = NSCondition()
-        private var lines: [String] = []
-
-        init(_ arguments: [String]) throws {
-            process.executableURL = DAQBinary.url
-            process.arguments = arguments
-            process.currentDirectoryURL = DAQBinary.repository
-            let err = Pipe()
-            process.standardInput = input
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = err
-            try process.run()
-            Thread { [self] in
-                var pending = Data()
-                while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty {
-                    pending.append(chunk)
-                    while let nl = pending.firstIndex(of: 10) {
-                        let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
-                        pending.removeSubrange(pending.startIndex...nl)
-                        condition.lock()
-                        lines.append(line)
-                        condition.broadcast()
-                        condition.unlock()
-                    }
-                }
-            }.start()
-        }
-
-        /// The first stderr line matching `match`, waiting at most `timeout` seconds for it.
-        func line(timeout: Double = 30, _ match: (String) -> Bool) -> String? {
-            let deadline = Date(timeIntervalSinceNow: timeout)
-            condition.lock()
-            defer { condition.unlock() }
-            while true {
-                if let l = lines.first(where: match) { return l }
-                if !condition.wait(until: deadline) { return nil }
-            }
-        }
-
-        var stderr: String {
-            condition.lock()
-            defer { condition.unlock() }
-            return lines.joined(separator: "\n")
-        }
-
-        func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
-
-        /// Closes stdin, so the pipeline ends, and returns the exit status.
-        func finish() -> Int32 {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-    }
-
     static func get(_ url: String) throws -> (status: Int, type: String, body: String) {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Int, String, String)?
@@ -111,7 +52,7 @@ struct ObservabilityTests {
             sinks:
               out: {type: null, inputs: [pos]}
             """)
-        let run = try LiveRun(["run", file, "--status", "never"])
+        let run = try LiveProcess(["run", file, "--status", "never"])
         let announced = try #require(run.line { $0.contains("metrics: http://127.0.0.1:") }, "\(run.stderr)")
         let url = String(announced[announced.range(of: "http://")!.lowerBound...])
         for i in 0..<90 { run.send("{\"v\": \(i % 3)}\n") }  // 60 pass the filter
@@ -161,7 +102,7 @@ struct ObservabilityTests {
             sinks:
               out: {type: null, inputs: [in]}
             """)
-        let run = try LiveRun(["run", file, "--log-format", "json", "--quiet"])
+        let run = try LiveProcess(["run", file, "--log-format", "json", "--quiet"])
         run.send("{\"v\": 1}\nnot json\n")
         #expect(run.finish() == 0)
         let line = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("{") }, "\(run.stderr)")
@@ -171,7 +112,7 @@ struct ObservabilityTests {
         #expect(object["message"]?.contains("<stdin>:2") == true, "\(object)")
         #expect(object["time"]?.hasSuffix("Z") == true)
 
-        let quiet = try LiveRun(["run", file, "--log-level", "error", "--quiet"])
+        let quiet = try LiveProcess(["run", file, "--log-level", "error", "--quiet"])
         quiet.send("not json\n")
         #expect(quiet.finish() == 0, "\(quiet.stderr)")
         #expect(!quiet.stderr.contains("warning"), "\(quiet.stderr)")

@@ -204,6 +204,25 @@ public final class PipelineRun: Sendable {
         stages.first { $0.name == name }
     }
 
+    /// Calls `handler` with every batch component `name` emits, on that stage's queue, for
+    /// inspection from outside the data flow (`daq tap`, config tests). The handler must be
+    /// quick — hand the batch (copy-on-write, so not copied) to another queue — since the
+    /// stage waits for it. Returns `false` when there is no such component.
+    @discardableResult
+    public func observe(component name: String, _ handler: @escaping @Sendable (Batch) -> Void) -> Bool {
+        guard let stage = stage(named: name) else { return false }
+        stage.addTap(handler)
+        return true
+    }
+
+    /// The names of the components, in pipeline order.
+    public var componentNames: [String] { stages.map(\.name) }
+
+    /// Makes `path` the run's step from now on the run clock, as a scanned step card does.
+    public func changeStep(to path: String) {
+        schedule.add(StepSpec(path: path, at: clock.now()))
+    }
+
     /// The plugin instance of component `name`, for tests and embedding applications.
     public func plugin(named name: String) -> AnyObject? {
         stages.first { $0.name == name }?.plugin

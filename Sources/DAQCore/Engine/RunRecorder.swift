@@ -80,6 +80,9 @@ public final class RunRecorder: Sendable {
         return chosen
     }
 
+    /// The run directories created so far.
+    public var directories: [String] { state.withLock { Array($0.directories.values).sorted() } }
+
     /// Records (or updates) a file a sink writes.
     public func record(_ file: OutputFile) {
         state.withLock { s in

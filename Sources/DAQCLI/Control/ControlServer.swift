@@ -1,0 +1,148 @@
+import DAQCore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The control socket of a running `daq run`: `daq top`, `daq tap` and `daq control` talk to it.
+///
+/// The protocol is text in, JSON Lines out, so `socat - UNIX:…` works too. Each line is a command:
+///
+/// | command | answer |
+/// |---|---|
+/// | `stats` | one line: the pipeline, its state and every stage's counters |
+/// | `tap GLOB [MAX-RATE]` | the samples leaving matching components, until the client closes |
+/// | `pause`, `resume`, `stop`, `step PATH` | `{"ok":true}` or `{"ok":false,"error":…}` |
+/// | `reload` | refused for now, with the reason |
+///
+/// One thread accepts and one serves each client, with blocking I/O: clients are few, and no
+/// pipeline queue ever runs control-socket code except the tap's enqueue.
+final class ControlServer: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+    private let run: PipelineRun
+    private let pipeline: String
+    private let hub: TapHub
+    private let clients = Mutex<Set<Int32>>([])
+    private var links: [String] = []
+    private let stopped = Atomic<Bool>(false)
+
+    /// Listens at this process's socket path and starts accepting.
+    init(run: PipelineRun, pipeline: String) throws {
+        self.run = run
+        self.pipeline = pipeline
+        path = try ControlSockets.path(pipeline: pipeline)
+        fd = try UnixSocket.listen(at: path)
+        hub = TapHub(run: run)
+        let t = Thread { [self] in acceptLoop() }
+        t.name = "daq.control"
+        t.start()
+    }
+
+    /// Links `control.sock` in every run directory created so far to the socket.
+    func linkRunDirectories(_ directories: [String]) {
+        for dir in directories {
+            let link = (dir as NSString).appendingPathComponent("control.sock")
+            if symlink(path, link) == 0 { links.append(link) }
+        }
+    }
+
+    /// Stops accepting, ends every client and removes the socket and its links.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        hub.closeAll()
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+        for c in clients.withLock({ $0 }) { shutdown(c, Int32(SHUT_RDWR)) }
+        unlink(path)
+        for l in links { unlink(l) }
+    }
+
+    private func acceptLoop() {
+        while !stopped.load(ordering: .acquiring) {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            clients.withLock { _ = $0.insert(client) }
+            let t = Thread { [self] in
+                serve(client)
+                clients.withLock { _ = $0.remove(client) }
+                close(client)
+            }
+            t.name = "daq.control.client"
+            t.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        let reader = SocketLineReader(fd: client, limit: 4096)
+        while let line = reader.next() {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard let verb = words.first else { continue }
+            switch verb {
+            case "stats":
+                guard UnixSocket.write(client, Array((StatsJSON.encode(run: run, pipeline: pipeline) + "\n").utf8)) else { return }
+            case "tap":
+                tap(client, pattern: words.count > 1 ? words[1] : "*", rate: words.count > 2 ? Int(words[2]) : nil)
+                return
+            case "pause": reply(client, nil) { run.pause() }
+            case "resume": reply(client, nil) { run.resume() }
+            case "stop": reply(client, nil) { run.stop() }
+            case "step":
+                let path = words.dropFirst().joined(separator: " ")
+                reply(client, path.isEmpty ? "step needs a PATH" : nil) { run.changeStep(to: path) }
+            case "reload":
+                reply(client, "reload is not supported by this daq yet; restart the run to change its configuration") {}
+            default:
+                reply(client, "unknown command '\(verb)'; expected stats, tap, pause, resume, stop, step or reload") {}
+            }
+        }
+    }
+
+    private func reply(_ client: Int32, _ refusal: String?, _ action: () -> Void) {
+        if let refusal {
+            var out: [UInt8] = Array(#"{"ok":false,"error":"#.utf8)
+            JSONEncoding.appendString(refusal, to: &out)
+            out.append(contentsOf: "}\n".utf8)
+            UnixSocket.write(client, out)
+            return
+        }
+        action()
+        UnixSocket.write(client, Array("{\"ok\":true}\n".utf8))
+    }
+
+    private func tap(_ client: Int32, pattern: String, rate: Int?) {
+        let names = run.componentNames.filter { fnmatch(pattern, $0, 0) == 0 }
+        guard !names.isEmpty else {
+            reply(client, "no component matches '\(pattern)'; components: \(run.componentNames.joined(separator: ", "))") {}
+            return
+        }
+        let subscriber = TapSubscriber(components: Set(names), maxRate: max(1, rate ?? 1000))
+        hub.add(subscriber)
+        defer { hub.remove(subscriber) }
+        var header: [UInt8] = Array(#"{"tap":"components","names":["#.utf8)
+        for (i, n) in names.enumerated() {
+            if i > 0 { header.append(UInt8(ascii: ",")) }
+            JSONEncoding.appendString(n, to: &header)
+        }
+        header.append(contentsOf: "]}\n".utf8)
+        guard UnixSocket.write(client, header) else { return }
+        // The client closing its end is noticed on the next write, or here when it is idle.
+        let watched = DispatchSemaphore(value: 0)
+        let watcher = Thread {
+            var byte: UInt8 = 0
+            while recv(client, &byte, 1, 0) > 0 {}
+            subscriber.close()
+            watched.signal()
+        }
+        watcher.start()
+        subscriber.serve(fd: client)
+        // Wake the watcher and wait for it, so the descriptor is not closed (and reused) under it.
+        shutdown(client, Int32(SHUT_RDWR))
+        watched.wait()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where running pipelines put their control sockets, and how `daq tap`/`top`/`control`
+/// find one from what the user typed.
+///
+/// A run's socket is `<runtime dir>/<pipeline>-<pid>.sock`, the runtime dir being
+/// `$XDG_RUNTIME_DIR/daq` or `/tmp/daq-<uid>`, created owner-only; every run directory the run
+/// writes gets a `control.sock` link to it, so the socket is found from the run's files too.
+enum ControlSockets {
+    /// The directory, created with mode 0700 if missing.
+    /// - Throws: when it cannot be made, or exists but belongs to someone else or is open to others.
+    static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        let dir: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, FileManager.default.fileExists(atPath: runtime) {
+            dir = runtime + "/daq"
+        } else {
+            dir = "/tmp/daq-\(getuid())"
+        }
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+            throw ControlError("cannot create \(dir): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard lstat(dir, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw ControlError("\(dir) is not a directory")
+        }
+        // Someone else's directory in /tmp could hand us their socket: refuse it.
+        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw ControlError("\(dir) must belong to you and be private (mode 0700)")
+        }
+        return dir
+    }
+
+    /// The socket path of this process's run of `pipeline`.
+    static func path(pipeline: String) throws -> String {
+        let safe = String(pipeline.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(40))
+        return try directory() + "/\(safe)-\(getpid()).sock"
+    }
+
+    /// A live run: its socket, pipeline name and process id.
+    struct Entry: Equatable {
+        var path: String
+        var pipeline: String
+        var pid: Int32
+    }
+
+    /// The runs whose process is alive; sockets left by dead ones are removed.
+    static func live() -> [Entry] {
+        guard let dir = try? directory(), let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
+            return []
+        }
+        var entries: [Entry] = []
+        for name in names.sorted() where name.hasSuffix(".sock") {
+            let stem = name.dropLast(5)
+            guard let dash = stem.lastIndex(of: "-"), let pid = Int32(stem[stem.index(after: dash)...]) else { continue }
+            let path = dir + "/" + name
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(path)
+                continue
+            }
+            entries.append(Entry(path: path, pipeline: String(stem[..<dash]), pid: pid))
+        }
+        return entries
+    }
+
+    /// Resolves RUN: a socket path, a run directory holding `control.sock`, a process id, or
+    /// a pipeline name; `nil` means "the only run there is".
+    static func resolve(_ run: String?) throws -> String {
+        if let run {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: run, isDirectory: &isDir) {
+                return isDir.boolValue ? (run as NSString).appendingPathComponent("control.sock") : run
+            }
+        }
+        let all = live()
+        let matches = run.map { r in all.filter { $0.pipeline == r || "\($0.pid)" == r } } ?? all
+        if matches.count == 1 { return matches[0].path }
+        let listing = all.map { "  \($0.pipeline) (pid \($0.pid))" }.joined(separator: "\n")
+        if matches.isEmpty {
+            let what = run.map { "no running pipeline named '\($0)'" } ?? "no pipeline is running"
+            throw ControlError(all.isEmpty ? "\(what)" : "\(what); running:\n\(listing)")
+        }
+        throw ControlError("several runs match; name one by pid:\n\(listing)")
+    }
+}
+
+/// A control-socket problem, said plainly.
+struct ControlError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+extension DAQCommand {
+    struct Control: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "control",
+            abstract: "Send a command to a running pipeline: pause, resume, stop, step PATH.",
+            discussion: """
+                pause holds the sources (buffers drain, nothing is lost), resume goes on, stop \
+                ends the run gracefully as Ctrl-C does, and step PATH makes PATH the run's step \
+                from now on, written as a marker by every logger.
+
+                RUN is the pipeline's name, its process id, a run directory or a socket path.
+                """)
+
+        @Argument(help: ArgumentHelp("The run: pipeline name, pid, run directory or socket path.", valueName: "run"))
+        var runID: String
+
+        @Argument(help: "pause, resume, stop, or step followed by the step path.")
+        var command: [String]
+
+        func validate() throws {
+            guard let verb = command.first, ["pause", "resume", "stop", "step", "reload"].contains(verb) else {
+                throw ValidationError("expected pause, resume, stop, reload or step PATH")
+            }
+            if verb == "step" && command.count < 2 { throw ValidationError("step needs a PATH, e.g. step walk/return") }
+        }
+
+        func run() throws {
+            do {
+                let answer = try ControlClient(run: runID).request(command.joined(separator: " "))
+                guard answer == "{\"ok\":true}" else {
+                    printError("daq control: \(ControlAnswer.error(answer))")
+                    throw ExitStatus.runtimeFailure
+                }
+            } catch let error as ControlError {
+                printError("daq control: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+        }
+    }
+}

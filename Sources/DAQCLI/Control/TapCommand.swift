@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+
+extension DAQCommand {
+    struct Tap: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the samples leaving components of a running pipeline.",
+            discussion: """
+                Attaches to the control socket of a running 'daq run' and prints, as JSON Lines, \
+                the samples the components matching GLOB emit ('*' for all, 'motion.*', 'log'). \
+                The pipeline never waits for the tap: under load it is sampled (at most \
+                --max-rate samples per second, evenly spread), and what was left out is said on \
+                stderr. Ends when the run ends, after --count samples, or on Ctrl-C.
+
+                RUN is the pipeline's name, its process id, a run directory or a socket path; \
+                it may be left out when only one pipeline is running.
+                """)
+
+        @Argument(help: ArgumentHelp("The run: pipeline name, pid, run directory or socket path.", valueName: "run"))
+        var runID: String
+
+        @Argument(help: "Components to tap: a name or a glob pattern (quote it).")
+        var components: String = "*"
+
+        @Option(help: "Samples per second printed at most; the rest are skipped and counted.")
+        var maxRate: Int = 1000
+
+        @Option(help: "Stop after this many samples.")
+        var count: Int?
+
+        func validate() throws {
+            if maxRate < 1 { throw ValidationError("--max-rate must be at least 1") }
+            if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        }
+
+        func run() throws {
+            let client: ControlClient
+            do {
+                client = try ControlClient(run: runID)
+            } catch {
+                printError("daq tap: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+            var printed = 0
+            var failure: String?
+            try client.stream("tap \(components) \(maxRate)") { line in
+                if line.hasPrefix("{\"tap\":\"skipped\"") {
+                    printError("daq tap: \(line.filter(\.isNumber)) samples skipped to keep up")
+                    return true
+                }
+                if line.hasPrefix("{\"tap\":\"components\"") {
+                    let names = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["names"] as? [String]
+                    printError("daq tap: tapping \(names?.joined(separator: ", ") ?? "?")")
+                    return true
+                }
+                if line.hasPrefix("{\"ok\":false") {
+                    failure = line
+                    return false
+                }
+                // Written as it comes, not buffered, so a tap piped into jq or grep is live.
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                printed += 1
+                return count.map { printed < $0 } ?? true
+            }
+            if let failure {
+                printError("daq tap: \(ControlAnswer.error(failure))")
+                throw ExitStatus.invalidConfiguration
+            }
+        }
+    }
+}
+
+/// Reading `{"ok":false,"error":"…"}` answers.
+enum ControlAnswer {
+    static func error(_ line: String) -> String {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return object?["error"] as? String ?? line
+    }
+}

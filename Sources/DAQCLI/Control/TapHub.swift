@@ -1,0 +1,116 @@
+import DAQCore
+import DequeModule
+import Foundation
+import Synchronization
+
+/// Fans the output of tapped components out to `daq tap` clients without ever holding the
+/// pipeline back.
+///
+/// A stage hands each batch to ``deliver(_:)`` on its own queue; the hub only appends the
+/// batch (copy-on-write, so not copied) to each interested subscriber's short queue, dropping
+/// it when that queue is full. Encoding and writing happen on the subscriber's own thread,
+/// which also thins the stream to its rate limit. A slow or stuck client therefore loses
+/// samples — counted and reported to it — and the pipeline never waits for it.
+final class TapHub: Sendable {
+    private let run: PipelineRun
+    private let subscribers = Mutex<[ObjectIdentifier: TapSubscriber]>([:])
+    private let hooked = Mutex<Set<String>>([])
+
+    init(run: PipelineRun) { self.run = run }
+
+    /// Registers `subscriber` and hooks the components it wants that are not hooked yet.
+    func add(_ subscriber: TapSubscriber) {
+        subscribers.withLock { $0[ObjectIdentifier(subscriber)] = subscriber }
+        let new = hooked.withLock { set -> [String] in
+            let names = subscriber.components.filter { !set.contains($0) }
+            set.formUnion(names)
+            return Array(names)
+        }
+        for name in new { run.observe(component: name) { [weak self] batch in self?.deliver(batch) } }
+    }
+
+    func remove(_ subscriber: TapSubscriber) {
+        _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(subscriber)) }
+    }
+
+    private func deliver(_ batch: Batch) {
+        let current = subscribers.withLock { Array($0.values) }
+        for s in current where s.components.contains(batch.stream) { s.offer(batch) }
+    }
+
+    /// Wakes every subscriber so it notices the run has ended.
+    func closeAll() {
+        for s in subscribers.withLock({ Array($0.values) }) { s.close() }
+    }
+}
+
+/// One `daq tap` client's queue of batches and its sampling budget.
+final class TapSubscriber: Sendable {
+    let components: Set<String>
+    /// Samples per second written at most; the rest are skipped and counted.
+    let maxRate: Int
+    private struct State {
+        var queue = Deque<Batch>()
+        var skipped = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
+    private let signal = DispatchSemaphore(value: 0)
+    private static let depth = 32
+
+    init(components: Set<String>, maxRate: Int) {
+        self.components = components
+        self.maxRate = maxRate
+    }
+
+    func offer(_ batch: Batch) {
+        let queued = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            guard s.queue.count < Self.depth else {
+                s.skipped += batch.count
+                return false
+            }
+            s.queue.append(batch)
+            return true
+        }
+        if queued { signal.signal() }
+    }
+
+    func close() {
+        state.withLock { $0.closed = true }
+        signal.signal()
+    }
+
+    /// Writes tapped samples to `fd` until the client goes or the run ends: JSON Lines of
+    /// samples, and `{"tap":"skipped","samples":N}` after samples were left out.
+    func serve(fd: Int32) {
+        var budget = Double(maxRate)
+        var last = DispatchTime.now().uptimeNanoseconds
+        var out: [UInt8] = []
+        while true {
+            signal.wait()
+            let (batches, skippedBefore, closed) = state.withLock { s -> ([Batch], Int, Bool) in
+                let b = Array(s.queue)
+                s.queue.removeAll()
+                let k = s.skipped
+                s.skipped = 0
+                return (b, k, s.closed)
+            }
+            var skipped = skippedBefore
+            out.removeAll(keepingCapacity: true)
+            for batch in batches {
+                let now = DispatchTime.now().uptimeNanoseconds
+                budget = min(Double(maxRate), budget + Double(now - last) / 1e9 * Double(maxRate))
+                last = now
+                let take = min(batch.count, Int(budget))
+                // Evenly spaced rows, so a thinned stream still spans the whole batch.
+                for k in 0..<take { SampleJSON.appendLine(batch, row: k * batch.count / take, to: &out) }
+                budget -= Double(take)
+                skipped += batch.count - take
+            }
+            if skipped > 0 { out.append(contentsOf: "{\"tap\":\"skipped\",\"samples\":\(skipped)}\n".utf8) }
+            if !out.isEmpty, !UnixSocket.write(fd, out) { return }
+            if closed { return }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The few POSIX calls the control socket needs: a listening Unix socket, a connection to
+/// one, and line-oriented reads and writes on blocking descriptors.
+enum UnixSocket {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ what: String, path: String) {
+            description = "\(what) \(path): \(String(cString: strerror(errno)))"
+        }
+    }
+
+    private static func address(_ path: String) throws -> sockaddr_un {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
+        guard bytes.count < capacity else {
+            errno = ENAMETOOLONG
+            throw Failure("socket path too long (\(bytes.count) of \(capacity - 1) bytes):", path: path)
+        }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return addr
+    }
+
+    /// A listening socket at `path`, readable and writable by its owner only.
+    static func listen(at path: String) throws -> Int32 {
+        var addr = try address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure("cannot create a socket for", path: path) }
+        unlink(path)
+        // The umask makes the socket owner-only from the moment it exists, not after a chmod.
+        let old = umask(0o177)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(old)
+        guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+            let failure = Failure("cannot listen on", path: path)
+            close(fd)
+            throw failure
+        }
+        return fd
+    }
+
+    /// A connection to the socket at `path`.
+    static func connect(to path: String) throws -> Int32 {
+        var addr = try address(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure("cannot create a socket for", path: path) }
+        let result = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let failure = Failure("cannot connect to", path: path)
+            close(fd)
+            throw failure
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes`; `false` when the peer has gone. Never raises SIGPIPE.
+    @discardableResult
+    static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}
+
+/// Reads newline-terminated lines from a blocking descriptor, at most `limit` bytes each.
+final class SocketLineReader {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let limit: Int
+
+    init(fd: Int32, limit: Int = 1 << 20) {
+        self.fd = fd
+        self.limit = limit
+    }
+
+    /// The next line without its newline; `nil` at the end or on an error or an oversized line.
+    func next() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            if buffer.count > limit { return nil }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+}

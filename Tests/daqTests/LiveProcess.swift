@@ -1,0 +1,74 @@
+import Foundation
+
+/// A `daq` process the test talks to while it runs: its stdin is the test's pipe, and its
+/// stdout and stderr are collected line by line as they come.
+final class LiveProcess: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe()
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var outLines: [String] = []
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = DAQBinary.url
+        process.arguments = arguments
+        process.currentDirectoryURL = DAQBinary.repository
+        let out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        collect(err) { $0.lines.append($1) }
+        collect(out) { $0.outLines.append($1) }
+    }
+
+    private func collect(_ pipe: Pipe, _ add: @escaping @Sendable (LiveProcess, String) -> Void) {
+        Thread { [self] in
+            var pending = Data()
+            while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let nl = pending.firstIndex(of: 10) {
+                    let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...nl)
+                    condition.lock()
+                    add(self, line)
+                    condition.broadcast()
+                    condition.unlock()
+                }
+            }
+        }.start()
+    }
+
+    /// The first stderr line matching `match`, waiting at most `timeout` seconds for it.
+    func line(timeout: Double = 30, _ match: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let l = lines.first(where: match) { return l }
+            if !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    var stderr: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The stdout lines so far.
+    var stdoutLines: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return outLines
+    }
+
+    func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+
+    /// Waits for the process to end (after closing its stdin) and returns its exit status.
+    func finish() -> Int32 {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
