@@ -4,8 +4,8 @@ import DAQCore
 extension DAQCommand {
     struct Plugins: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the plugin types this build knows, or describe one.",
-            subcommands: [List.self, Describe.self],
+            abstract: "List the plugin types this build knows, describe one, or write a new one.",
+            subcommands: [List.self, Describe.self, New.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
