@@ -37,6 +37,7 @@ public final class DMMSource: SourcePlugin {
             onBadLine = try c.decodeIfPresent(OnBadLine.self, forKey: .onBadLine) ?? .fail
         }
 
+        /// Checks names and the rate; `daq` reports the key's line and column.
         public func validate() throws {
             if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
             if let field, field.isEmpty || ["unit", "reading", "overflow"].contains(field) {
@@ -48,6 +49,7 @@ public final class DMMSource: SourcePlugin {
         }
     }
 
+    /// The `type:` in YAML.
     public static let typeName = "lab.dmm"
     public static let summary =
         "Multimeter readings from its text output (READ,TST,RNUM lines), timed by the meter's own clock."
@@ -74,10 +76,12 @@ public final class DMMSource: SourcePlugin {
         path = context.resolve(configuration.path)
     }
 
+    /// Opens the file: a missing one fails the stage before any sample flows.
     public func start(context: StageContext) throws {
         reader = try LineReader(path: path)
     }
 
+    /// Parses up to `limit` readings; `.finished` at the end of the file.
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         guard let reader else { return .finished }
         while batch.count < limit {
@@ -122,6 +126,7 @@ public final class DMMSource: SourcePlugin {
         batch.append(Sample(timestamp: context.startDate + uptime, uptime: uptime, fields: fields))
     }
 
+    /// Closes the file.
     public func stop(context: StageContext) {
         reader = nil
     }

@@ -10,7 +10,12 @@ import DAQKit
 public final class RTDTransform: TransformPlugin {
     /// The unit the temperature is written in.
     public enum Unit: String, ConfigEnum, Sendable {
-        case celsius, kelvin, fahrenheit
+        /// Degrees Celsius.
+        case celsius
+        /// Kelvin: Celsius + 273.15.
+        case kelvin
+        /// Degrees Fahrenheit.
+        case fahrenheit
 
         func convert(_ celsius: Double) -> Double {
             switch self {
@@ -47,6 +52,7 @@ public final class RTDTransform: TransformPlugin {
             c = try k.decodeIfPresent(Double.self, forKey: .c)
         }
 
+        /// Checks the sensor's values; `daq` reports the key's line and column.
         public func validate() throws {
             if field.isEmpty { throw ConfigIssue(key: "field", "must not be empty") }
             if output.isEmpty { throw ConfigIssue(key: "output", "must not be empty") }
@@ -69,6 +75,7 @@ public final class RTDTransform: TransformPlugin {
         }
     }
 
+    /// The `type:` in YAML.
     public static let typeName = "lab.rtd"
     public static let summary = "Pt100/Pt1000 resistance to temperature (Callendar–Van Dusen, IEC 60751)."
     public static let configKeys: [ConfigKey] = [
@@ -94,6 +101,7 @@ public final class RTDTransform: TransformPlugin {
         equation = configuration.equation
     }
 
+    /// Adds the temperature column to a batch: one value per sample, `null` where there is none.
     public func process(_ batch: inout Batch, context: StageContext) throws {
         guard !batch.isEmpty else { return }
         let input = batch.column(config.field)
@@ -119,6 +127,7 @@ public final class RTDTransform: TransformPlugin {
         batch.setColumn(Column(name: config.output, values: temperatures))
     }
 
+    /// Reports how many resistances were out of range; holds no samples.
     public func finish(context: StageContext) throws -> Batch {
         if outOfRange > 1 { context.warn("\(outOfRange) resistances were outside −200…850 °C: temperature null") }
         return Batch()
