@@ -4,8 +4,8 @@ import DAQCore
 extension DAQCommand {
     struct Plugins: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the plugin types this build knows, or describe one.",
-            subcommands: [List.self, Describe.self, Reference.self],
+            abstract: "List the plugin types this build knows, describe them, or write a new one.",
+            subcommands: [List.self, Describe.self, Reference.self, New.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
