@@ -100,7 +100,7 @@ struct ControlSocketTests {
 
     @Test func anUnknownRunOrComponentIsSaidPlainly() throws {
         let missing = try DAQBinary.run(["tap", "no-such-pipeline-\(UUID().uuidString.prefix(6))", "*"])
-        #expect(missing.status == 1 && missing.err.contains("no running pipeline named"), "\(missing.err)")
+        #expect(missing.status == 1 && missing.err.contains("no running pipeline 'no-such-pipeline"), "\(missing.err)")
         let p = try Running()
         let wrong = try DAQBinary.run(["tap", p.name, "nothing*"])
         #expect(wrong.status == 2 && wrong.err.contains("no component matches 'nothing*'; components: in, pos, log"), "\(wrong.err)")

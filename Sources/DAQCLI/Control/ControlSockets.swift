@@ -80,7 +80,7 @@ enum ControlSockets {
         if matches.count == 1 { return matches[0].path }
         let listing = all.map { "  \($0.pipeline) (pid \($0.pid))" }.joined(separator: "\n")
         if matches.isEmpty {
-            let what = run.map { "no running pipeline named '\($0)'" } ?? "no pipeline is running"
+            let what = run.map { "no running pipeline '\($0)' (by name or process id)" } ?? "no pipeline is running"
             throw ControlError(all.isEmpty ? "\(what)" : "\(what); running:\n\(listing)")
         }
         throw ControlError("several runs match; name one by pid:\n\(listing)")

@@ -43,9 +43,11 @@ extension DAQCommand {
             }
             var printed = 0
             var failure: String?
+            var skipped = SkipReport()
+            defer { skipped.finish() }
             try client.stream("tap \(components) \(maxRate)") { line in
                 if line.hasPrefix("{\"tap\":\"skipped\"") {
-                    printError("daq tap: \(line.filter(\.isNumber)) samples skipped to keep up")
+                    skipped.add(Int(line.filter(\.isNumber)) ?? 0)
                     return true
                 }
                 if line.hasPrefix("{\"tap\":\"components\"") {
@@ -67,6 +69,28 @@ extension DAQCommand {
                 throw ExitStatus.invalidConfiguration
             }
         }
+    }
+}
+
+/// Says on stderr, at most once a second and once at the end, how many samples the tap left
+/// out: the server reports every thinned batch, which would flood a terminal.
+struct SkipReport {
+    private var pending = 0
+    private var total = 0
+    private var last = Date()
+
+    mutating func add(_ n: Int) {
+        pending += n
+        total += n
+        if Date().timeIntervalSince(last) >= 1 {
+            printError("daq tap: \(pending) samples skipped in the last second to keep up")
+            pending = 0
+            last = Date()
+        }
+    }
+
+    func finish() {
+        if total > 0 { printError("daq tap: \(total) samples skipped in all (the pipeline never waits for a tap)") }
     }
 }
 
