@@ -43,6 +43,9 @@ public enum PluginReferenceDocument {
             [writing plugins](guide/configuration-keys.md); every value other than a string also takes \
             `${VAR}` or `${VAR:-default}`.
 
+            Every component also takes `on_error` (`stop`, `skip` or `dead_letter`, default `stop`): \
+            what it does with samples it cannot process; with `dead_letter` they go, with the error \
+            and the component's name, to `<name>.dead`, which any transform or sink may read. \
             Transforms and sinks also take `inputs` (required: the components they read) and `buffer` \
             (`{size, when_full}`, default `{size: 16384, when_full: block}`; `when_full` is `block`, \
             `drop_oldest` or `drop_newest`).

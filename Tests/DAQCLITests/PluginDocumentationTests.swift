@@ -52,6 +52,8 @@ struct PluginMetadataGrammarTests {
                 #expect(k.valueType != nil, "\(p.typeName).\(k.name): '\(k.type)'")
             }
         }
-        for k in PipelineSchema.commonKeys { #expect(k.valueType != nil, "\(k.name)") }
+        for kind in PluginKind.allCases {
+            for k in PipelineSchema.commonKeys(kind) { #expect(k.valueType != nil, "\(k.name)") }
+        }
     }
 }

@@ -98,10 +98,12 @@ public final class ReplayScannerSource: SourcePlugin {
         if let live { try live.apply(to: &sessions, now: context.clock.now(), into: &batch, context: context) }
         while batch.count < limit {
             var parsed: (Double?, ScanLogRecord)?
-            var bad: String?
+            var bad: (reason: String, raw: String)?
             let result = try reader.nextLine { line in
                 guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
-                do { parsed = try parse(line, lineNumber: reader.lineNumber) } catch { bad = "\(error)" }
+                do { parsed = try parse(line, lineNumber: reader.lineNumber) } catch {
+                    bad = ("\(error)", String(decoding: line, as: UTF8.self))
+                }
             }
             if result == .wouldBlock { break }
             if result == .end {
@@ -115,10 +117,11 @@ public final class ReplayScannerSource: SourcePlugin {
                 return .finished
             }
             if let bad {
-                let message = "\(isLive ? "<stdin>" : path):\(reader.lineNumber): \(bad)"
-                if config.onBadRow == .fail { throw ScanLogRecord.Bad(message: message) }
+                let message = "\(isLive ? "<stdin>" : path):\(reader.lineNumber): \(bad.reason)"
+                try context.badInput(
+                    raw: bad.raw, uptime: batch.uptimes.last ?? (isLive ? context.clock.now() : 0), message: message,
+                    pluginSkips: config.onBadRow == .skip, failure: ScanLogRecord.Bad(message: message))
                 skipped += 1
-                context.warn("skipped \(message)")
                 continue
             }
             guard let (time, record) = parsed else { continue }

@@ -147,7 +147,12 @@ public final class MotionReplaySource: SourcePlugin {
                 more = try reader.read(into: &rows, limit: limit - rows.count)
             } catch let bad as BadRow {
                 badRows += 1
-                if config.onBadRow == .fail {
+                if context.errorPolicy == .dead_letter {
+                    // The row's text is gone by now: its file and line stand in for it.
+                    context.reject(raw: "\(bad.path):\(bad.line)", uptime: loopOffset + lastRelative, reason: bad.description)
+                    continue
+                }
+                if config.onBadRow == .fail && context.errorPolicy == .stop {
                     // Emit the good rows before it first; the next read fails the run.
                     pendingFailure = bad
                     break

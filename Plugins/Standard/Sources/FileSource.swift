@@ -77,19 +77,20 @@ public final class FileSource: SourcePlugin {
         guard let reader else { return .finished }
         while batch.count < limit {
             var decoded: (meta: Fields, fields: Fields)?
-            var bad: String?
+            var bad: (reason: String, raw: String)?
             let result = try reader.nextLine { line in
                 do {
                     decoded = try decoder.decode(line)
                 } catch {
-                    bad = "\(error)"
+                    bad = ("\(error)", String(decoding: line, as: UTF8.self))
                 }
             }
             if result == .end { return .finished }
             if let bad {
-                let message = "\(path):\(reader.lineNumber): \(bad)"
-                if config.onBadRow == .fail { throw RecordError(message: message) }
-                context.warn("skipped \(message)")
+                let message = "\(path):\(reader.lineNumber): \(bad.reason)"
+                try context.badInput(
+                    raw: bad.raw, uptime: batch.uptimes.last ?? 0, message: message, pluginSkips: config.onBadRow == .skip,
+                    failure: RecordError(message: message))
                 continue
             }
             guard let decoded else { continue }

@@ -71,13 +71,13 @@ public final class StdinSource: SourcePlugin {
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         while batch.count < limit {
             var decoded: (meta: Fields, fields: Fields)?
-            var bad: String?
+            var bad: (reason: String, raw: String)?
             let result = try reader.nextLine { line in
                 if config.format == .text {
                     decoded = (Fields(), [config.field: .string(String(decoding: line, as: UTF8.self))])
                     return
                 }
-                do { decoded = try decoder.decode(line) } catch { bad = "\(error)" }
+                do { decoded = try decoder.decode(line) } catch { bad = ("\(error)", String(decoding: line, as: UTF8.self)) }
             }
             switch result {
             case .end: return .finished
@@ -90,9 +90,10 @@ public final class StdinSource: SourcePlugin {
             case .line: break
             }
             if let bad {
-                let message = "<stdin>:\(reader.lineNumber): \(bad)"
-                if config.onBadRow == .fail { throw RecordError(message: message) }
-                context.warn("skipped \(message)")
+                let message = "<stdin>:\(reader.lineNumber): \(bad.reason)"
+                try context.badInput(
+                    raw: bad.raw, uptime: context.clock.now(), message: message, pluginSkips: config.onBadRow == .skip,
+                    failure: RecordError(message: message))
                 continue
             }
             guard let decoded else { continue }

@@ -155,6 +155,11 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             stage?.spooled(samples: spool.spooledSamples)
         }
         stage?.failed(samples: samples, message: reason)
+        if let stage, stage.errorPolicy == .dead_letter {
+            // The payloads hold the samples as JSON: each becomes one dead letter, on the stage's queue.
+            let raws = messages.map { String(decoding: $0.payload.readableBytesView, as: UTF8.self) }
+            stage.perform { for raw in raws { stage.reject(raw: raw, uptime: stage.clock.now(), reason: reason) } }
+        }
         settle(messages.count)
     }
 }

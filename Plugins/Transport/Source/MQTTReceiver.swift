@@ -126,7 +126,15 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
                 if onBadPayload == .fail { fatal = text }
                 return context
             }
-            if onBadPayload == .fail { ctx?.wake() } else { ctx?.warn("skipped a \(text)") }
+            if onBadPayload == .fail {
+                ctx?.wake()
+            } else if let ctx, ctx.errorPolicy == .dead_letter {
+                // Received on an event-loop thread: the stage's queue owns its outputs.
+                let raw = String(decoding: message.payload.readableBytesView, as: UTF8.self)
+                ctx.perform { ctx.reject(raw: raw, uptime: ctx.clock.now(), reason: text) }
+            } else {
+                ctx?.warn("skipped a \(text)")
+            }
             return
         }
         let (ctx, pause) = condition.withLock { () -> (StageContext?, Bool) in

@@ -69,6 +69,17 @@ public struct MetricsSpec: Sendable, Hashable {
     public var prometheusPort: Int
 }
 
+/// What a component does with samples it cannot process (`on_error`).
+public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable, ConfigEnum {
+    /// The component fails and the run stops: nothing goes on silently.
+    case stop
+    /// The samples are dropped, each time reported as a warning and counted as an error.
+    case skip
+    /// The samples go, with the error and the component's name, to `<component>.dead`, an
+    /// output any sink or transform may name in `inputs`.
+    case dead_letter
+}
+
 /// One validated component.
 public struct ComponentSpec: Sendable {
     /// Its name in the pipeline.
@@ -83,6 +94,11 @@ public struct ComponentSpec: Sendable {
     public var buffer: BufferSpec
     /// The decoded configuration.
     public var configuration: any PluginConfiguration
+    /// What it does with samples it cannot process.
+    public var onError: ErrorPolicy = .stop
+
+    /// The suffix that names a component's dead-letter output in `inputs`.
+    public static let deadLetterSuffix = ".dead"
 }
 
 /// A validated pipeline, ready to run.

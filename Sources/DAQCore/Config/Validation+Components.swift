@@ -12,7 +12,7 @@ struct ComponentEntry {
 extension Validation {
     /// Keys every component of `kind` accepts besides its plugin's own.
     static func commonKeys(_ kind: PluginKind) -> [String] {
-        kind == .source ? ["type"] : ["type", "inputs", "buffer"]
+        kind == .source ? ["type", "on_error"] : ["type", "inputs", "buffer", "on_error"]
     }
 
     mutating func validateComponents(_ root: Node) -> [ComponentEntry] {
@@ -100,6 +100,7 @@ extension Validation {
             pluginPairs.append((k, v))
         }
         let buffer = validateBuffer(value.pair("buffer"), path: path)
+        let onError = decodeEnum(ErrorPolicy.self, value.pair("on_error"), "\(path).on_error") ?? .stop
         // Decoding stops at the first bad key; drop that key and decode again, so every bad key
         // of the component is reported, not only the first.
         var remaining = pluginPairs
@@ -112,7 +113,7 @@ extension Validation {
                 if !failed {
                     entry.spec = ComponentSpec(
                         name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name),
-                        buffer: buffer ?? .default, configuration: configuration)
+                        buffer: buffer ?? .default, configuration: configuration, onError: onError)
                 }
                 return entry
             } catch let issue as ConfigIssue {

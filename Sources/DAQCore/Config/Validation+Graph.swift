@@ -1,3 +1,5 @@
+import Yams
+
 /// The rules about how components connect: inputs exist, no component reads itself or a sink,
 /// no cycles; unread sources and components that reach no sink are warnings.
 extension Validation {
@@ -7,7 +9,9 @@ extension Validation {
         for entry in entries {
             let path = "\(entry.kind.section).\(entry.name).inputs"
             for input in entry.inputs {
-                if input.name == entry.name {
+                if input.name.hasSuffix(ComponentSpec.deadLetterSuffix) {
+                    validateDeadLetterInput(input, of: entry, byName: byName, names: names)
+                } else if input.name == entry.name {
                     error(input.node, path, "a \(entry.kind.rawValue) cannot read its own output")
                 } else if let target = byName[input.name] {
                     if target.kind == .sink {
@@ -20,8 +24,34 @@ extension Validation {
                 }
             }
         }
-        reportCycles(entries, byName: byName)
-        reportDeadEnds(entries, byName: byName)
+        // A dead-letter edge is an edge from its component: cycles and dead ends see it so.
+        let flowing = entries.map { e -> ComponentEntry in
+            var e = e
+            e.inputs = e.inputs.map { ($0.name.hasSuffix(ComponentSpec.deadLetterSuffix) ? String($0.name.dropLast(5)) : $0.name, $0.node) }
+            return e
+        }
+        let flowingByName = Dictionary(flowing.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        reportCycles(flowing, byName: flowingByName)
+        reportDeadEnds(flowing, byName: flowingByName)
+    }
+
+    /// `X.dead` is valid when X exists and sends dead letters (`on_error: dead_letter`).
+    private mutating func validateDeadLetterInput(
+        _ input: (name: String, node: Node), of entry: ComponentEntry, byName: [String: ComponentEntry], names: [String]
+    ) {
+        let path = "\(entry.kind.section).\(entry.name).inputs"
+        let base = String(input.name.dropLast(ComponentSpec.deadLetterSuffix.count))
+        guard let producer = byName[base] else {
+            var message = "unknown component '\(base)' in '\(input.name)'"
+            if let guess = DidYouMean.best(base, in: names) { message += " (did you mean '\(guess).dead'?)" }
+            error(input.node, path, message)
+            return
+        }
+        if base == entry.name {
+            error(input.node, path, "a \(entry.kind.rawValue) cannot read its own dead letters")
+        } else if let spec = producer.spec, spec.onError != .dead_letter {
+            error(input.node, path, "'\(base)' sends no dead letters; set 'on_error: dead_letter' on it to read '\(input.name)'")
+        }
     }
 
     /// Reports each cycle once, naming it `a → b → a`, at the input that closes it.

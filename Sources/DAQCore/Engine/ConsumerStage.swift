@@ -52,8 +52,12 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
                 do {
                     try consume(batch)
                 } catch {
-                    fail("\(error)")
-                    return
+                    // on_error decides: stop fails the stage, skip and dead_letter go on.
+                    guard onError != .stop else {
+                        fail("\(error)")
+                        return
+                    }
+                    reject(batch, reason: "\(error)")
                 }
             }
         }

@@ -85,6 +85,7 @@ public final class PipelineRun: Sendable {
                 stage.stats.withLock { $0.bufferCapacity = c.buffer.size }
                 metrics.bufferCapacity.record(c.buffer.size)
             }
+            stage.onError = c.onError
             stage.context = StageContext(
                 stage: stage, pipelineName: spec.name, clock: clock, schedule: schedule, runDirectory: options.runDirectory)
             byName[c.name] = stage
@@ -92,8 +93,12 @@ public final class PipelineRun: Sendable {
         }
         for c in spec.components {
             for input in c.inputs {
-                guard let producer = byName[input], let consumer = byName[c.name], let inbox = consumer.inbox else { continue }
-                producer.outputs.append(inbox)
+                let dead = input.hasSuffix(ComponentSpec.deadLetterSuffix)
+                let producerName = dead ? String(input.dropLast(ComponentSpec.deadLetterSuffix.count)) : input
+                guard let producer = byName[producerName], let consumer = byName[c.name], let inbox = consumer.inbox else {
+                    continue
+                }
+                if dead { producer.deadOutputs.append(inbox) } else { producer.outputs.append(inbox) }
                 inbox.addInput()
             }
         }

@@ -123,6 +123,25 @@ public final class StageContext: Sendable {
         stage?.noteError(message, fatal: false)
     }
 
+    /// The component's `on_error` policy. A plugin with its own "skip bad input" setting skips
+    /// also when this is not ``ErrorPolicy/stop``, and hands what it skipped to ``reject(raw:uptime:reason:)``.
+    public var errorPolicy: ErrorPolicy { stage?.onError ?? .stop }
+
+    /// Samples this stage could not process (a sink's destination refused them after its retries):
+    /// failed, skipped or sent to `<component>.dead` by the component's `on_error`. Returns
+    /// `false` when the policy is `stop` and the stage is failing.
+    @discardableResult
+    public func reject(_ batch: Batch, reason: String) -> Bool {
+        stage?.reject(batch, reason: reason) ?? false
+    }
+
+    /// Input that never became a sample — a bad row, an undecodable report — kept as text in
+    /// the dead letter's `raw` field, stamped `uptime` on the run clock.
+    @discardableResult
+    public func reject(raw: String, uptime: Double, reason: String) -> Bool {
+        stage?.reject(raw: raw, uptime: uptime, reason: reason) ?? false
+    }
+
     /// Fails the stage from outside `process` or `write` — a helper process died, a connection
     /// broke for good — as if the plugin had thrown there: the error is reported and the run stops.
     public func fail(_ message: String) {

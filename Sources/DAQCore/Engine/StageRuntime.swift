@@ -17,6 +17,10 @@ class StageRuntime: @unchecked Sendable {
     var metrics: StageMetrics?
     /// The input buffers of the stages reading this one.
     var outputs: [Inbox] = []
+    /// The input buffers of the stages reading this one's dead letters (`<name>.dead`).
+    var deadOutputs: [Inbox] = []
+    /// What the stage does with samples it cannot process.
+    var onError: ErrorPolicy = .stop
     /// This stage's input buffer; `nil` for sources.
     var inbox: Inbox?
     var lifecycle = Lifecycle()
@@ -129,8 +133,9 @@ class StageRuntime: @unchecked Sendable {
     func finishStage(_ final: LifecycleState) {
         if lifecycle.state == .running || lifecycle.state == .paused { move(to: .stopping) }
         move(to: final)
-        for out in outputs { out.closeInput() }
+        for out in outputs + deadOutputs { out.closeInput() }
         outputs = []
+        deadOutputs = []
         pipeline?.stageFinished(self)
     }
 }
