@@ -8,8 +8,10 @@ enum SampleText {
         var parts = ["uptime: \(number(s.uptime))"]
         if !s.stepPath.isEmpty { parts.append("stepPath: \(s.stepPath)") }
         if s.kind != .data { parts.append("kind: \(s.kind.name)") }
-        for (k, v) in s.fields.pairs.prefix(limit) { parts.append("\(k): \(value(v))") }
-        if s.fields.count > limit { parts.append("…") }
+        // Null fields are left out: a batch pads fields other samples have with them.
+        let fields = s.fields.pairs.filter { !$0.1.isNull }
+        for (k, v) in fields.prefix(limit) { parts.append("\(k): \(value(v))") }
+        if fields.count > limit { parts.append("…") }
         return "{" + parts.joined(separator: ", ") + "}"
     }
 
