@@ -15,7 +15,9 @@ extension TestFileParser {
             else { continue }
             let given = pairs.filter { ["text", "lines", "hex", "samples"].contains($0.key) }
             guard given.count == 1, let content = given.first else {
-                reader.error(p.value, key, "give exactly one of text, lines, hex (a source's raw input) or samples")
+                reader.error(
+                    given.count > 1 ? given[1].keyNode : p.value, key,
+                    "give exactly one of text, lines, hex (a source's raw input) or samples")
                 continue
             }
             let readsFile = target.plugin.configKeys.contains { $0.name == "path" }

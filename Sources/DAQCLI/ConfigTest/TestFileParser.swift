@@ -87,7 +87,7 @@ struct TestFileParser {
             }
         }
         if c.name.isEmpty { reader.error(node, "\(path).name", "every case needs a 'name'") }
-        if c.expectations.isEmpty && !pairs.contains(where: { $0.key == "events" }) {
+        if !pairs.contains(where: { $0.key == "expect" || $0.key == "events" }) {
             reader.error(node, path, "the case asserts nothing: add 'expect' or 'events'")
         }
         return c
