@@ -20,13 +20,16 @@ struct ConfigTestCLITests {
     ]
 
     @Test func everyPipelineThatRunsAloneHasAPassingAndAFailingTest() throws {
-        let pipelines = try FileManager.default.contentsOfDirectory(atPath: DaqCommand.root.appendingPathComponent("pipelines").path)
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".daqtest.yaml") }.sorted()
+        let pipelines = try FileManager.default.contentsOfDirectory(
+            atPath: DaqCommand.root.appendingPathComponent("pipelines").path
+        )
+        .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".daqtest.yaml") }.sorted()
         #expect(pipelines.count >= 10)
         for p in pipelines where Self.untested[p] == nil {
             let name = String(p.dropLast(".yaml".count))
             #expect(Self.passing.contains("pipelines/\(name).daqtest.yaml"), "no passing test of \(p)")
-            #expect(Self.failing.contains("Tests/Fixtures/daqtest/\(name).fail.daqtest.yaml"), "no failing test of \(p)")
+            #expect(
+                Self.failing.contains("Tests/Fixtures/daqtest/\(name).fail.daqtest.yaml"), "no failing test of \(p)")
         }
         for p in Self.untested.keys { #expect(pipelines.contains(p), "\(p) is listed as untested but does not exist") }
     }
@@ -54,9 +57,13 @@ struct ConfigTestCLITests {
                 Issue.record("\(file):\(mark.line) not reported:\n\(r.output)")
                 continue
             }
-            #expect(lines.count > at + 2 && lines[at + 1].hasPrefix("    expected: ") && lines[at + 2].hasPrefix("    actual:   "))
+            #expect(
+                lines.count > at + 2 && lines[at + 1].hasPrefix("    expected: ")
+                    && lines[at + 2].hasPrefix("    actual:   "))
         }
-        #expect(lines.filter { $0.hasPrefix("    expected: ") }.count == marks.count, "only the marked lines fail:\n\(r.output)")
+        #expect(
+            lines.filter { $0.hasPrefix("    expected: ") }.count == marks.count,
+            "only the marked lines fail:\n\(r.output)")
         #expect(r.output.hasSuffix("0 passed, 1 failed\n"), "\(r.output)")
     }
 
@@ -77,21 +84,26 @@ struct ConfigTestCLITests {
         let diagnostics = r.errors.split(separator: "\n").map(String.init)
         for mark in marks {
             let prefix = "\(mark.file):\(mark.line):" + (mark.column.map { "\($0):" } ?? "")
-            #expect(diagnostics.contains { $0.hasPrefix(prefix) && $0.contains(" error: ") }, "\(prefix) not reported:\n\(r.errors)")
+            #expect(
+                diagnostics.contains { $0.hasPrefix(prefix) && $0.contains(" error: ") },
+                "\(prefix) not reported:\n\(r.errors)")
         }
         #expect(diagnostics.count == marks.count, "only the marked lines are reported:\n\(r.errors)")
         #expect(!r.output.contains("✔"))
     }
 
     @Test func aFailingCaseAmongPassingOnesExitsOne() throws {
-        let r = try DaqCommand.run(["test", "pipelines/hello.daqtest.yaml", "Tests/Fixtures/daqtest/hello.fail.daqtest.yaml"])
+        let r = try DaqCommand.run([
+            "test", "pipelines/hello.daqtest.yaml", "Tests/Fixtures/daqtest/hello.fail.daqtest.yaml",
+        ])
         #expect(r.status == 1, "\(r.output)\n\(r.errors)")
         #expect(r.output.hasSuffix("3 passed, 1 failed\n"), "\(r.output)")
     }
 
     @Test func anInvalidFileWinsOverFailingOnes() throws {
         let r = try DaqCommand.run([
-            "test", "Tests/Fixtures/daqtest/hello.fail.daqtest.yaml", "Tests/Fixtures/daqtest/invalid/unknown-key.daqtest.yaml",
+            "test", "Tests/Fixtures/daqtest/hello.fail.daqtest.yaml",
+            "Tests/Fixtures/daqtest/invalid/unknown-key.daqtest.yaml",
         ])
         #expect(r.status == 2, "\(r.output)\n\(r.errors)")
         #expect(r.output.contains("0 passed, 1 failed, invalid test files"))
@@ -100,7 +112,9 @@ struct ConfigTestCLITests {
     @Test func aFolderIsSearchedAndAFilterPicksCases() throws {
         let r = try DaqCommand.run(["test", "pipelines", "--filter", "console"])
         #expect(r.status == 0, "\(r.output)\n\(r.errors)")
-        #expect(r.output == "✔ pipelines/hello.daqtest.yaml: the console prints each window with its step\n1 passed, 0 failed\n")
+        #expect(
+            r.output
+                == "✔ pipelines/hello.daqtest.yaml: the console prints each window with its step\n1 passed, 0 failed\n")
     }
 
     /// Lines carrying `tag`, with the column after `tag:` when one is given (`# ERROR:7:`).

@@ -19,7 +19,8 @@ enum DaqCommand {
         p.arguments = arguments
         p.currentDirectoryURL = root
         p.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()

@@ -14,7 +14,9 @@ struct CaseChecker {
         for e in c.expectations {
             if let reason = outcome.removed[e.component] {
                 out.append(
-                    Failure(place: e.place, key: "expect.\(e.component)", expected: "'\(e.component)' runs", actual: "it does not: \(reason)"))
+                    Failure(
+                        place: e.place, key: "expect.\(e.component)", expected: "'\(e.component)' runs",
+                        actual: "it does not: \(reason)"))
                 continue
             }
             let batches = outcome.batches[e.component] ?? []
@@ -55,12 +57,15 @@ struct CaseChecker {
                 "no sample satisfies \(expression.text)",
                 "sample \(found.0 + 1) of \(selected.count) does: \(SampleText.sample(found.1))")
         case .samples(let expected, let tolerance):
-            return SampleComparison(tolerance: tolerance).compare(expected, selected, key: check.key, place: check.place)
+            return SampleComparison(tolerance: tolerance).compare(
+                expected, selected, key: check.key, place: check.place)
         case .fields(let names):
             for (i, s) in selected.enumerated() {
                 let missing = names.filter { s.fields[$0] == nil }
                 if !missing.isEmpty {
-                    return fail("every sample has \(SampleText.list(names))", "sample \(i + 1) lacks \(SampleText.list(missing)): \(SampleText.sample(s))")
+                    return fail(
+                        "every sample has \(SampleText.list(names))",
+                        "sample \(i + 1) lacks \(SampleText.list(missing)): \(SampleText.sample(s))")
                 }
             }
             return nil
@@ -72,7 +77,8 @@ struct CaseChecker {
             let markers = all.flatMap { b in (0..<b.count).filter { b.kinds[$0] == .marker }.map { b.stepPaths[$0] } }
             return markers == paths ? nil : fail(SampleText.list(paths), SampleText.list(markers))
         case .file(let expectation):
-            return FileChecker(files: outcome.files[component] ?? [], sink: component).check(expectation, key: check.key, place: check.place)
+            return FileChecker(files: outcome.files[component] ?? [], sink: component).check(
+                expectation, key: check.key, place: check.place)
         }
     }
 

@@ -39,7 +39,8 @@ struct CaseRunner {
         workspace.redirect(sinks: plain.components, pipeline: pipelineNode, environment: environment)
         let overrides = userOverrides + ["clock=virtual"] + workspace.overrides
         var rewrite = PipelineRewrite(
-            spec: try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(file: file.pipeline))
+            spec: try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
+                file: file.pipeline))
         for feed in c.feeds {
             guard let samples = workspace.sampleFiles[feed.component] else { continue }
             try rewrite.feed(feed.component, samples: samples, streamName: feed.streamName, registry: registry)
@@ -51,7 +52,8 @@ struct CaseRunner {
     private func observe(_ spec: PipelineSpec, removed: [String: String], workspace: CaseWorkspace) -> CaseOutcome {
         let seen = Observed()
         var outcome = CaseOutcome(
-            result: nil, startFailure: nil, batches: [:], events: [], removed: removed, workspace: workspace, files: [:])
+            result: nil, startFailure: nil, batches: [:], events: [], removed: removed, workspace: workspace, files: [:]
+        )
         do {
             let run = try PipelineRun(
                 spec: spec, options: RunOptions(flushInterval: 0),
@@ -70,7 +72,8 @@ struct CaseRunner {
         outcome.events = seen.events.withLock { $0 }
         outcome.batches = seen.batches.withLock { $0 }
         for c in spec.components where c.kind == .sink {
-            outcome.files[c.name] = c.plugin.typeName == "console" ? [workspace.consoleCapture] : workspace.files(of: c.name)
+            outcome.files[c.name] =
+                c.plugin.typeName == "console" ? [workspace.consoleCapture] : workspace.files(of: c.name)
         }
         return outcome
     }

@@ -63,7 +63,8 @@ struct CaseWorkspace {
             } else if keys.contains("path") {
                 let original = Self.configuredPath(pipeline, "sinks", sink.name, environment: environment)
                 guard original != "-" else { continue }  // standard output: captured like a console
-                overrides.append("sinks.\(sink.name).path=\(Self.quoted("\(dir)/\(Self.fileName(of: original) ?? "output")"))")
+                overrides.append(
+                    "sinks.\(sink.name).path=\(Self.quoted("\(dir)/\(Self.fileName(of: original) ?? "output")"))")
             }
         }
     }
@@ -80,7 +81,9 @@ struct CaseWorkspace {
     }
 
     /// The `path` value component `name` has in the pipeline file, `${VAR:-default}` substituted.
-    static func configuredPath(_ root: Node?, _ section: String, _ name: String, environment: [String: String]) -> String? {
+    static func configuredPath(_ root: Node?, _ section: String, _ name: String, environment: [String: String])
+        -> String?
+    {
         func child(_ node: Node?, _ key: String) -> Node? {
             node?.mapping?.first { $0.key.string == key }?.value
         }
@@ -90,7 +93,8 @@ struct CaseWorkspace {
 
     /// `${VAR}` and `${VAR:-default}` from `environment`: enough to name the file.
     static func substitute(_ text: String, _ environment: [String: String]) -> String {
-        var out = "", rest = Substring(text)
+        var out = ""
+        var rest = Substring(text)
         while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
             out += rest[..<start.lowerBound]
             let body = rest[start.upperBound..<end]

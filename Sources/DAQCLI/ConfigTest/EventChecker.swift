@@ -8,34 +8,49 @@ struct EventChecker {
         var out: [Failure] = []
         if let result = outcome.result, result.state.rawValue != e.status {
             let actual = result.state.rawValue + (result.failure.map { ": \($0)" } ?? "")
-            out.append(Failure(place: e.statusPlace ?? casePlace, key: "events.status", expected: e.status, actual: actual))
+            out.append(
+                Failure(place: e.statusPlace ?? casePlace, key: "events.status", expected: e.status, actual: actual))
         }
         for count in e.counts {
             let events = outcome.events.compactMap { Self.component(of: $0, kind: count.kind) }
             if let total = count.total {
                 let n = events.reduce(0) { $0 + $1.n }
                 if !total.accepts(n) {
-                    out.append(Failure(place: count.place, key: "events.\(count.kind)", expected: "\(total)", actual: "\(n)\(examples(count.kind))"))
+                    out.append(
+                        Failure(
+                            place: count.place, key: "events.\(count.kind)", expected: "\(total)",
+                            actual: "\(n)\(examples(count.kind))"))
                 }
             }
             for (component, spec, place) in count.byComponent {
                 let n = events.filter { $0.component == component }.reduce(0) { $0 + $1.n }
                 if !spec.accepts(n) {
                     out.append(
-                        Failure(place: place, key: "events.\(count.kind).\(component)", expected: "\(spec)", actual: "\(n)\(examples(count.kind, component))"))
+                        Failure(
+                            place: place, key: "events.\(count.kind).\(component)", expected: "\(spec)",
+                            actual: "\(n)\(examples(count.kind, component))"))
                 }
             }
         }
         let messages = outcome.events.compactMap(Self.message)
         for (text, place) in e.contains where !messages.contains(where: { $0.contains(text) }) {
-            let seen = messages.isEmpty ? "no event has a message" : "messages: " + messages.prefix(5).joined(separator: " | ")
-            out.append(Failure(place: place, key: "events.contains", expected: "an event whose message contains '\(text)'", actual: seen))
+            let seen =
+                messages.isEmpty ? "no event has a message" : "messages: " + messages.prefix(5).joined(separator: " | ")
+            out.append(
+                Failure(
+                    place: place, key: "events.contains", expected: "an event whose message contains '\(text)'",
+                    actual: seen))
         }
         if let (paths, place) = e.steps {
             let seen = outcome.events.compactMap { e -> String? in
                 if case .stepChanged(let p, _) = e { return p } else { return nil }
             }
-            if seen != paths { out.append(Failure(place: place, key: "events.steps", expected: SampleText.list(paths), actual: SampleText.list(seen))) }
+            if seen != paths {
+                out.append(
+                    Failure(
+                        place: place, key: "events.steps", expected: SampleText.list(paths),
+                        actual: SampleText.list(seen)))
+            }
         }
         return out
     }

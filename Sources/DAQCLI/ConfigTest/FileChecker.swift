@@ -14,12 +14,18 @@ struct FileChecker {
         let chosen: String
         if let name = e.name {
             guard let i = names.firstIndex(of: name) else {
-                return fail("name", "a file named \(name)", names.isEmpty ? "'\(sink)' wrote no file" : "it wrote \(SampleText.list(names))")
+                return fail(
+                    "name", "a file named \(name)",
+                    names.isEmpty ? "'\(sink)' wrote no file" : "it wrote \(SampleText.list(names))")
             }
             chosen = files[i]
         } else {
             guard files.count == 1 else {
-                return fail("", "one file", files.isEmpty ? "'\(sink)' wrote no file" : "\(files.count) files \(SampleText.list(names)); say which with name:")
+                return fail(
+                    "", "one file",
+                    files.isEmpty
+                        ? "'\(sink)' wrote no file"
+                        : "\(files.count) files \(SampleText.list(names)); say which with name:")
             }
             chosen = files[0]
         }
@@ -38,7 +44,9 @@ struct FileChecker {
             return fail("header", header, lines.first.map(String.init) ?? "an empty file")
         }
         for (needle, at) in e.contains where !text.contains(needle) {
-            return Failure(place: at, key: "\(key).contains", expected: "the file contains '\(needle)'", actual: "it does not (\(text.utf8.count) bytes, \(lines.count) lines)")
+            return Failure(
+                place: at, key: "\(key).contains", expected: "the file contains '\(needle)'",
+                actual: "it does not (\(text.utf8.count) bytes, \(lines.count) lines)")
         }
         return nil
     }

@@ -23,7 +23,9 @@ struct NodeReader {
     }
 
     /// The pairs of a mapping whose keys are all in `allowed` (`nil` allows any string key).
-    mutating func mapping(_ node: Node, _ path: String, allowed: [String]?) -> [(key: String, keyNode: Node, value: Node)]? {
+    mutating func mapping(_ node: Node, _ path: String, allowed: [String]?) -> [(
+        key: String, keyNode: Node, value: Node
+    )]? {
         guard case .mapping(let m) = node else {
             error(node, path, "expected a mapping, found \(node.kindName)")
             return nil
@@ -36,7 +38,9 @@ struct NodeReader {
             }
             if let allowed, !allowed.contains(name) {
                 let guess = DidYouMean.best(name, in: allowed).map { " (did you mean '\($0)'?)" } ?? ""
-                error(k, join(path, name), "unknown key '\(name)'\(guess); expected one of \(allowed.joined(separator: ", "))")
+                error(
+                    k, join(path, name),
+                    "unknown key '\(name)'\(guess); expected one of \(allowed.joined(separator: ", "))")
                 continue
             }
             out.append((name, k, v))
@@ -99,7 +103,8 @@ struct NodeReader {
         } catch {
             // A quoted scalar's text starts one column after its mark.
             let quoted = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
-            self.error(node, path, "invalid expression: \(error.message)", columnOffset: error.offset + (quoted ? 1 : 0))
+            self.error(
+                node, path, "invalid expression: \(error.message)", columnOffset: error.offset + (quoted ? 1 : 0))
             return nil
         }
     }
@@ -118,10 +123,22 @@ extension Value {
         switch node {
         case .scalar(let s):
             if s.style == .plain {
-                if node.isNullScalar { self = .null; return }
-                if s.string == "true" || s.string == "false" { self = .bool(s.string == "true"); return }
-                if let i = node.int { self = .int(Int64(i)); return }
-                if let d = node.float { self = .double(d); return }
+                if node.isNullScalar {
+                    self = .null
+                    return
+                }
+                if s.string == "true" || s.string == "false" {
+                    self = .bool(s.string == "true")
+                    return
+                }
+                if let i = node.int {
+                    self = .int(Int64(i))
+                    return
+                }
+                if let d = node.float {
+                    self = .double(d)
+                    return
+                }
             }
             self = .string(s.string)
         case .sequence(let seq): self = .array(seq.map(Value.init(yaml:)))

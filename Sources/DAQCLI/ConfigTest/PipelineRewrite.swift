@@ -11,7 +11,8 @@ struct PipelineRewrite {
     /// Replaces with a `file` source reading `samples` (JSON Lines): `component` itself when
     /// it is a source, else its inputs, under `streamName` or the name of its only input.
     /// - Throws: when the `file` source is not registered or rejects the configuration.
-    mutating func feed(_ component: String, samples path: String, streamName: String?, registry: PluginRegistry) throws {
+    mutating func feed(_ component: String, samples path: String, streamName: String?, registry: PluginRegistry) throws
+    {
         guard let i = spec.components.firstIndex(where: { $0.name == component }),
             let file = registry.lookup(.source, "file")
         else { return }

@@ -18,8 +18,10 @@ struct SampleComparison {
                 if !matches(field.value, value) {
                     return Failure(
                         place: field.place, key: "\(key)[\(i)].\(field.name)",
-                        expected: SampleText.value(field.value) + (field.value.doubleValue != nil && tolerance > 0 ? " (±\(tolerance))" : ""),
-                        actual: (value.map(SampleText.value) ?? "no such field") + " in \(SampleText.sample(actual[i]))")
+                        expected: SampleText.value(field.value)
+                            + (field.value.doubleValue != nil && tolerance > 0 ? " (±\(tolerance))" : ""),
+                        actual: (value.map(SampleText.value) ?? "no such field") + " in \(SampleText.sample(actual[i]))"
+                    )
                 }
             }
         }
@@ -47,7 +49,8 @@ struct SampleComparison {
     func matches(_ expected: Value, _ actual: Value?) -> Bool {
         guard let actual else { return expected == .null }
         switch (expected, actual) {
-        case (.int, .int), (.bool, .bool), (.string, .string), (.null, .null), (.bytes, .bytes): return expected == actual
+        case (.int, .int), (.bool, .bool), (.string, .string), (.null, .null), (.bytes, .bytes):
+            return expected == actual
         case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { matches($0, $1) }
         case (.object(let a), .object(let b)):
             return a.count == b.count && a.pairs.allSatisfy { k, v in matches(v, b[k]) }

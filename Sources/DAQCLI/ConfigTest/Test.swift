@@ -41,7 +41,8 @@ extension DAQCommand {
                 throw ExitStatus.invalidConfiguration
             }
             var report = TestReport()
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-test-\(UUID().uuidString)").path
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-test-\(UUID().uuidString)")
+                .path
             defer { if !keep { try? FileManager.default.removeItem(atPath: scratch) } }
             var caseNumber = 0
             for path in paths {
@@ -65,7 +66,13 @@ extension DAQCommand {
                     } catch let error as ConfigError {
                         report.invalid(path, error.diagnostics, case: c)
                     } catch {
-                        report.record(path, c, [Failure(place: c.place, key: "run", expected: "the case's input can be written", actual: "\(error)")])
+                        report.record(
+                            path, c,
+                            [
+                                Failure(
+                                    place: c.place, key: "run", expected: "the case's input can be written",
+                                    actual: "\(error)")
+                            ])
                     }
                     if keep { print("  scratch: \(dir)") }
                 }

@@ -7,7 +7,8 @@ enum TestDiscovery {
     /// `pipelines/` when the working directory has one, else the working directory.
     static func defaultRoots() -> [String] {
         var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "pipelines", isDirectory: &isDir) && isDir.boolValue ? ["pipelines"] : ["."]
+        return FileManager.default.fileExists(atPath: "pipelines", isDirectory: &isDir) && isDir.boolValue
+            ? ["pipelines"] : ["."]
     }
 
     /// Files as given (a missing one is reported when read), folders searched recursively,

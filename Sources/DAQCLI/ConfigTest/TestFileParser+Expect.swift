@@ -2,7 +2,9 @@ import DAQCore
 import Yams
 
 extension TestFileParser {
-    static let expectationKeys = ["only", "count", "where", "none", "samples", "tolerance", "fields", "steps", "markers", "file"]
+    static let expectationKeys = [
+        "only", "count", "where", "none", "samples", "tolerance", "fields", "steps", "markers", "file",
+    ]
     static let fileKeys = ["name", "items", "lines", "header", "contains"]
 
     /// `expect: {COMPONENT: {count, where, samples, …}}`.
@@ -14,7 +16,8 @@ extension TestFileParser {
                 let pairs = reader.mapping(p.value, key, allowed: Self.expectationKeys)
             else { continue }
             var e = ComponentExpectation(component: target.name, place: reader.place(p.keyNode), only: nil, checks: [])
-            let tolerance = pairs.first { $0.key == "tolerance" }.flatMap { reader.number($0.value, "\(key).tolerance") } ?? 1e-9
+            let tolerance =
+                pairs.first { $0.key == "tolerance" }.flatMap { reader.number($0.value, "\(key).tolerance") } ?? 1e-9
             for a in pairs {
                 let akey = "\(key).\(a.key)"
                 let place = reader.place(a.keyNode)
@@ -30,7 +33,9 @@ extension TestFileParser {
                 case "steps": kind = reader.strings(a.value, akey).map { .steps($0.map(\.0)) }
                 case "markers", "file":
                     guard target.kind == .sink else {
-                        reader.error(a.keyNode, akey, "'\(a.key)' is about what a sink writes; '\(target.name)' is a \(target.kind.rawValue)")
+                        reader.error(
+                            a.keyNode, akey,
+                            "'\(a.key)' is about what a sink writes; '\(target.name)' is a \(target.kind.rawValue)")
                         continue
                     }
                     if a.key == "markers" {
@@ -103,14 +108,18 @@ extension TestFileParser {
     }
 
     /// `2`, `{min: 1}`, or `{COMPONENT: 2, …}`.
-    private mutating func eventCount(_ kind: String, _ node: Node, _ path: String, place: Place, spec: PipelineSpec) -> EventCount? {
+    private mutating func eventCount(_ kind: String, _ node: Node, _ path: String, place: Place, spec: PipelineSpec)
+        -> EventCount?
+    {
         var count = EventCount(kind: kind, place: place, total: nil, byComponent: [])
         let keys = node.mapping.map { $0.keys.compactMap(\.string) } ?? []
         // A mapping with min or max is a range (where a misspelt key is reported); else by component.
         if case .mapping = node, !keys.contains("min") && !keys.contains("max") {
             for p in reader.mapping(node, path, allowed: nil) ?? [] {
                 let key = "\(path).\(p.key)"
-                guard component(p.key, p.keyNode, key, spec: spec) != nil, let n = reader.count(p.value, key) else { continue }
+                guard component(p.key, p.keyNode, key, spec: spec) != nil, let n = reader.count(p.value, key) else {
+                    continue
+                }
                 count.byComponent.append((p.key, n, reader.place(p.keyNode)))
             }
         } else {

@@ -22,8 +22,11 @@ extension TestFileParser {
             }
             let readsFile = target.plugin.configKeys.contains { $0.name == "path" }
             if content.key != "samples" && !(target.kind == .source && readsFile) {
-                let what = target.kind == .source ? "source of type \(target.plugin.typeName) reads no file" : "is a \(target.kind.rawValue)"
-                reader.error(content.keyNode, "\(key).\(content.key)", "'\(target.name)' \(what); feed it samples instead")
+                let what =
+                    target.kind == .source
+                    ? "source of type \(target.plugin.typeName) reads no file" : "is a \(target.kind.rawValue)"
+                reader.error(
+                    content.keyNode, "\(key).\(content.key)", "'\(target.name)' \(what); feed it samples instead")
                 continue
             }
             var fileName: String?
@@ -33,7 +36,9 @@ extension TestFileParser {
                 switch o.key {
                 case "file": fileName = reader.string(o.value, "\(key).file")
                 case "as":
-                    if target.kind == .source { reader.error(o.keyNode, "\(key).as", "fed samples take a source's own name") }
+                    if target.kind == .source {
+                        reader.error(o.keyNode, "\(key).as", "fed samples take a source's own name")
+                    }
                     streamName = reader.string(o.value, "\(key).as")
                 case "interval": interval = reader.number(o.value, "\(key).interval") ?? interval
                 default: break
@@ -51,7 +56,10 @@ extension TestFileParser {
             default: feedContent = samples(content.value, path, interval: interval).map { .samples($0) }
             }
             if let feedContent {
-                out.append(Feed(component: target.name, place: reader.place(p.keyNode), content: feedContent, streamName: streamName))
+                out.append(
+                    Feed(
+                        component: target.name, place: reader.place(p.keyNode), content: feedContent,
+                        streamName: streamName))
             }
         }
         return out

@@ -35,7 +35,8 @@ struct TestFileParser {
             }
         }
         guard let pipelineNode else {
-            reader.error(root, "pipeline", "missing 'pipeline': the pipeline file this tests, relative to the test file")
+            reader.error(
+                root, "pipeline", "missing 'pipeline': the pipeline file this tests, relative to the test file")
             return nil
         }
         guard let name = reader.string(pipelineNode, "pipeline") else { return nil }
@@ -43,8 +44,10 @@ struct TestFileParser {
         let spec: PipelineSpec
         do {
             let environment = ProcessInfo.processInfo.environment.merging(file.environment) { $1 }
-            spec = try PipelineLoader(registry: registry, environment: environment, overrides: file.overrides.map(\.argument))
-                .load(file: file.pipeline)
+            spec = try PipelineLoader(
+                registry: registry, environment: environment, overrides: file.overrides.map(\.argument)
+            )
+            .load(file: file.pipeline)
         } catch {
             reader.error(pipelineNode, "pipeline", "the pipeline '\(file.pipeline)' is not valid:")
             for d in error.diagnostics where d.severity == .error { reader.add(d) }
@@ -57,7 +60,9 @@ struct TestFileParser {
         var names: Set<String> = []
         for (i, node) in seq.enumerated() {
             guard let c = parseCase(node, "cases[\(i)]", spec: spec) else { continue }
-            if !names.insert(c.name).inserted { reader.error(node, "cases[\(i)].name", "another case is named '\(c.name)'") }
+            if !names.insert(c.name).inserted {
+                reader.error(node, "cases[\(i)].name", "another case is named '\(c.name)'")
+            }
             file.cases.append(c)
         }
         return (file, spec)
