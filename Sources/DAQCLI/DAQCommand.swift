@@ -31,8 +31,8 @@ public struct DAQCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Run.self, Validate.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolver.self, Schema.self,
-            Tap.self, Top.self, Control.self,
+            Run.self, Validate.self, Test.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolver.self,
+            Schema.self, Tap.self, Top.self, Control.self,
         ]
     )
 

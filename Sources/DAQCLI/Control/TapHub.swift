@@ -26,16 +26,17 @@ final class TapHub: Sendable {
             set.formUnion(names)
             return Array(names)
         }
-        for name in new { run.observe(component: name) { [weak self] batch in self?.deliver(batch) } }
+        for name in new { run.observe(component: name) { [weak self] batch in self?.deliver(batch, from: name) } }
     }
 
     func remove(_ subscriber: TapSubscriber) {
         _ = subscribers.withLock { $0.removeValue(forKey: ObjectIdentifier(subscriber)) }
     }
 
-    private func deliver(_ batch: Batch) {
+    /// A sink's batches carry their producer's stream, so the component is passed along.
+    private func deliver(_ batch: Batch, from component: String) {
         let current = subscribers.withLock { Array($0.values) }
-        for s in current where s.components.contains(batch.stream) { s.offer(batch) }
+        for s in current where s.components.contains(component) { s.offer(batch) }
     }
 
     /// Wakes every subscriber so it notices the run has ended.

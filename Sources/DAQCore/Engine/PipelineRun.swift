@@ -209,17 +209,6 @@ public final class PipelineRun: Sendable {
         stages.first { $0.name == name }
     }
 
-    /// Calls `handler` with every batch component `name` emits, on that stage's queue, for
-    /// inspection from outside the data flow (`daq tap`, config tests). The handler must be
-    /// quick — hand the batch (copy-on-write, so not copied) to another queue — since the
-    /// stage waits for it. Returns `false` when there is no such component.
-    @discardableResult
-    public func observe(component name: String, _ handler: @escaping @Sendable (Batch) -> Void) -> Bool {
-        guard let stage = stage(named: name) else { return false }
-        stage.addTap(handler)
-        return true
-    }
-
     /// The names of the components, in pipeline order.
     public var componentNames: [String] { stages.map(\.name) }
 

@@ -60,6 +60,8 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         guard !batch.isEmpty else { return }
         let before = stats.withLock { $0.bytes }
         try sink.write(batch, context: context)
+        // Observers of a sink see what it wrote, step markers included.
+        notifyTaps(batch)
         let bytes = stats.withLock { s -> Int in
             s.samplesOut += batch.count
             s.sent += batch.count

@@ -93,8 +93,13 @@ class StageRuntime: @unchecked Sendable {
             let dropped = out.offer(b)
             if dropped > 0 { pipeline?.publish(.dropped(component: out.owner, samples: dropped)) }
         }
+        notifyTaps(b)
+    }
+
+    /// Hands `batch` to this stage's observers: what it emitted, or for a sink what it wrote.
+    func notifyTaps(_ batch: Batch) {
         if tapped.load(ordering: .acquiring) {
-            for tap in taps.withLock({ $0 }) { tap(b) }
+            for tap in taps.withLock({ $0 }) { tap(batch) }
         }
     }
 

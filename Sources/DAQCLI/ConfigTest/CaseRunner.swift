@@ -1,0 +1,86 @@
+import DAQCore
+import Foundation
+import Synchronization
+import Yams
+
+/// What one case's run produced, for the assertions.
+struct CaseOutcome {
+    var result: RunResult?
+    /// Why the run could not start, when it could not.
+    var startFailure: String?
+    /// Each running component's output batches, in order: what it emitted, or what a sink wrote.
+    var batches: [String: [Batch]]
+    var events: [PipelineEvent]
+    /// Why a component of the pipeline did not run in this case.
+    var removed: [String: String]
+    var workspace: CaseWorkspace
+    /// The files each sink wrote (a console sink: its captured standard output).
+    var files: [String: [String]]
+}
+
+/// Runs one case: feeds its input, runs the pipeline on the virtual clock, observes it.
+struct CaseRunner {
+    let file: TestFile
+    let registry: PluginRegistry
+    /// The pipeline as written, for the file names of its `path` keys.
+    let pipelineNode: Node?
+
+    /// - Throws: ``ConfigError`` when the case's overrides make the pipeline invalid; other
+    ///   errors when the workspace cannot be written.
+    func run(_ c: TestCase, in directory: String) throws -> CaseOutcome {
+        let environment = ProcessInfo.processInfo.environment.merging(file.environment) { $1 }
+            .merging(c.environment) { $1 }
+        var workspace = try CaseWorkspace(root: directory)
+        try workspace.write(c.feeds, pipeline: pipelineNode, environment: environment)
+        let userOverrides = (file.overrides + c.overrides).map(\.argument)
+        // Loaded once to learn the sinks, whatever the case's overrides add.
+        let plain = try PipelineLoader(registry: registry, environment: environment, overrides: userOverrides)
+            .load(file: file.pipeline)
+        workspace.redirect(sinks: plain.components, pipeline: pipelineNode, environment: environment)
+        let overrides = userOverrides + ["clock=virtual"] + workspace.overrides
+        var rewrite = PipelineRewrite(
+            spec: try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
+                file: file.pipeline))
+        for feed in c.feeds {
+            guard let samples = workspace.sampleFiles[feed.component] else { continue }
+            try rewrite.feed(feed.component, samples: samples, streamName: feed.streamName, registry: registry)
+        }
+        rewrite.prune()
+        return observe(rewrite.spec, removed: rewrite.removed, workspace: workspace)
+    }
+
+    private func observe(_ spec: PipelineSpec, removed: [String: String], workspace: CaseWorkspace) -> CaseOutcome {
+        let seen = Observed()
+        var outcome = CaseOutcome(
+            result: nil, startFailure: nil, batches: [:], events: [], removed: removed, workspace: workspace, files: [:]
+        )
+        do {
+            let run = try PipelineRun(
+                spec: spec, options: RunOptions(flushInterval: 0),
+                observers: [ClosureObserver { e in seen.events.withLock { $0.append(e) } }])
+            for name in spec.components.map(\.name) {
+                run.observe(component: name) { b in seen.batches.withLock { $0[name, default: []].append(b) } }
+            }
+            // Console sinks write to standard output: captured, so the runner's own output stays clean.
+            outcome.result = try StandardOutputCapture.redirect(to: workspace.consoleCapture) {
+                try run.start()
+                return run.wait()
+            }
+        } catch {
+            outcome.startFailure = "\(error)"
+        }
+        outcome.events = seen.events.withLock { $0 }
+        outcome.batches = seen.batches.withLock { $0 }
+        for c in spec.components where c.kind == .sink {
+            outcome.files[c.name] =
+                c.plugin.typeName == "console" ? [workspace.consoleCapture] : workspace.files(of: c.name)
+        }
+        return outcome
+    }
+}
+
+/// What observers saw; they call in from the stages' queues, hence the locks.
+private final class Observed: Sendable {
+    let events = Mutex<[PipelineEvent]>([])
+    let batches = Mutex<[String: [Batch]]>([:])
+}

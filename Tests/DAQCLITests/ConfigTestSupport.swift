@@ -1,0 +1,59 @@
+import DAQTesting
+import Foundation
+
+/// Runs the built `daq` from the package root, as a user runs `daq test`.
+enum DaqCommand {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs `daq arguments` to its end; both outputs are read while it runs, so neither fills up.
+    static func run(_ arguments: [String]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ServiceProcess.builtExecutable("daq"))
+        p.arguments = arguments
+        p.currentDirectoryURL = root
+        p.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errors = Reader(err.fileHandleForReading)
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(
+            status: p.terminationStatus, output: String(decoding: output, as: UTF8.self), errors: errors.text())
+    }
+
+    /// Reads a pipe to its end on a thread of its own.
+    private final class Reader: @unchecked Sendable {
+        // `data` is written by the thread before `done` is signalled and read only after.
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle) {
+            Thread {
+                self.data = handle.readDataToEndOfFile()
+                self.done.signal()
+            }.start()
+        }
+
+        func text() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// Test files under `folder` (relative to the root), sorted.
+    static func testFiles(in folder: String) -> [String] {
+        let dir = root.appendingPathComponent(folder).path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0.hasSuffix(".daqtest.yaml") }.sorted().map { "\(folder)/\($0)" }
+    }
+}
