@@ -67,6 +67,11 @@ extension DAQCommand {
         @Flag(help: "Open no control socket ('daq tap', 'daq top' and 'daq control' attach to it).")
         var noControl = false
 
+        @Flag(help: ArgumentHelp(
+            "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
+            discussion: "Changed transforms are replaced between two batches, keeping every buffer; other changes need a restart and are refused with the reason. An invalid file is reported and the running configuration stays."))
+        var watch = false
+
         func validate() throws {
             if let duration, Seconds.parse(duration) == nil || Seconds.parse(duration)! <= 0 {
                 throw ValidationError("--duration expects a positive duration such as 60, 2.5, 500ms or 1m")
@@ -114,10 +119,13 @@ extension DAQCommand {
                 printError("daq: cannot start \(file): \(error)")
                 throw ExitStatus.runtimeFailure
             }
+            let reloader = Reloader(file: file, overrides: overrides, run: run, logger: logger)
+            reloader.start(watch: watch)
+            defer { reloader.stop() }
             var control: ControlServer?
             if !noControl {
                 do {
-                    control = try ControlServer(run: run, pipeline: spec.name)
+                    control = try ControlServer(run: run, pipeline: spec.name) { reloader.reloadNow() }
                     control?.linkRunDirectories(run.recorder.directories)
                     logger.info("control socket: \(control!.path) (daq tap, top and control attach to it)")
                 } catch {

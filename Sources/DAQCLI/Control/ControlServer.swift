@@ -15,7 +15,7 @@ import Synchronization
 /// | `stats` | one line: the pipeline, its state and every stage's counters |
 /// | `tap GLOB [MAX-RATE]` | the samples leaving matching components, until the client closes |
 /// | `pause`, `resume`, `stop`, `step PATH` | `{"ok":true}` or `{"ok":false,"error":…}` |
-/// | `reload` | refused for now, with the reason |
+/// | `reload` | applies the pipeline file again, or says why not |
 ///
 /// One thread accepts and one serves each client, with blocking I/O: clients are few, and no
 /// pipeline queue ever runs control-socket code except the tap's enqueue.
@@ -28,11 +28,14 @@ final class ControlServer: @unchecked Sendable {
     private let clients = Mutex<Set<Int32>>([])
     private var links: [String] = []
     private let stopped = Atomic<Bool>(false)
+    /// Applies the pipeline file again; `nil` when it was applied, else why not.
+    private let reload: @Sendable () -> String?
 
     /// Listens at this process's socket path and starts accepting.
-    init(run: PipelineRun, pipeline: String) throws {
+    init(run: PipelineRun, pipeline: String, reload: @escaping @Sendable () -> String?) throws {
         self.run = run
         self.pipeline = pipeline
+        self.reload = reload
         path = try ControlSockets.path(pipeline: pipeline)
         fd = try UnixSocket.listen(at: path)
         hub = TapHub(run: run)
@@ -96,7 +99,7 @@ final class ControlServer: @unchecked Sendable {
                 let path = words.dropFirst().joined(separator: " ")
                 reply(client, path.isEmpty ? "step needs a PATH" : nil) { run.changeStep(to: path) }
             case "reload":
-                reply(client, "reload is not supported by this daq yet; restart the run to change its configuration") {}
+                reply(client, reload()) {}
             default:
                 reply(client, "unknown command '\(verb)'; expected stats, tap, pause, resume, stop, step or reload") {}
             }

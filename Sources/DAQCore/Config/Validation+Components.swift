@@ -113,7 +113,8 @@ extension Validation {
                 if !failed {
                     entry.spec = ComponentSpec(
                         name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name),
-                        buffer: buffer ?? .default, configuration: configuration, onError: onError)
+                        buffer: buffer ?? .default, configuration: configuration, onError: onError,
+                        fingerprint: (try? Yams.serialize(node: value)) ?? "")
                 }
                 return entry
             } catch let issue as ConfigIssue {

@@ -100,7 +100,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
 
 /// Runs a ``Transform``, ticking it on the run clock when it asks.
 final class TransformStage: ConsumerStage, @unchecked Sendable {
-    let transform: any Transform
+    private(set) var transform: any Transform
     /// The requested tick time, if any.
     private var tickAt: Double?
     private var timer: (any DispatchSourceTimer)?
@@ -152,6 +152,26 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     private func fireTick(at t: Double) throws {
         tickAt = nil
         emit(try transform.tick(now: t, context: context))
+    }
+
+    /// Puts `new` in the old transform's place between two batches, on the stage's queue:
+    /// the old one's `finish` output goes downstream first, so nothing it held is lost, and the
+    /// input buffer is left as it is.
+    /// - Throws: when the old one cannot finish or the new one cannot start; the stage has then failed.
+    func replaceTransform(with new: any Transform) throws {
+        dispatchPrecondition(condition: .onQueue(queue))
+        timer?.cancel()
+        timer = nil
+        tickAt = nil
+        do {
+            emit(try transform.finish(context: context))
+            transform = new
+            try new.start(context: context)
+        } catch {
+            noteError("reload: \(error)", fatal: true)
+            pipeline?.stageFailed(self)
+            throw error
+        }
     }
 
     override func endOfInput() throws {

@@ -30,6 +30,8 @@ public final class PipelineRun: Sendable {
 
     /// The validated pipeline.
     public let spec: PipelineSpec
+    /// The configuration last applied by ``reload(_:)``; the lock also keeps reloads one at a time.
+    let reloading = Mutex<PipelineSpec?>(nil)
     /// The options it runs with.
     public let options: RunOptions
     /// The run clock, started at ``start()``.
