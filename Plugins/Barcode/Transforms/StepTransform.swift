@@ -36,6 +36,7 @@ public final class StepTransform: TransformPlugin {
     }
 
     public static let typeName = "barcode.step"
+    public static let changesSteps = true
     public static let summary = "Scanned step cards (STEP:path, or configured codes) change the run's step path."
     public static let configKeys: [ConfigKey] = [
         ConfigKey("prefix", "string | null", default: "STEP:", "A code starting with it names the step after it."),

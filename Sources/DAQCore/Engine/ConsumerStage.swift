@@ -34,6 +34,11 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             case .empty:
                 return
             case .ended:
+                // A sink ends only once no stage can change the step: a step card scanned
+                // upstream of another branch still gets its marker here.
+                if kind == .sink, running, pipeline?.stepsSettled(orNotify: { [weak self] in self?.wake() }) == false {
+                    return
+                }
                 if running, let deferred {
                     if !toldInputEnded {
                         toldInputEnded = true

@@ -26,6 +26,9 @@ public final class PipelineRun: Sendable {
         var maxUptime = 0.0
         var stepsSeen: Set<StepSpec> = []
         var endDate: Double?
+        /// Stages that may still change the step, and sinks waiting for them to end.
+        var stepChangers = 0
+        var stepWaiters: [@Sendable () -> Void] = []
     }
 
     /// The validated pipeline.
@@ -88,6 +91,8 @@ public final class PipelineRun: Sendable {
                 metrics.bufferCapacity.record(c.buffer.size)
             }
             stage.onError = c.onError
+            stage.changesSteps = c.plugin.changesSteps
+            if c.plugin.changesSteps { state.withLock { $0.stepChangers += 1 } }
             stage.context = StageContext(
                 stage: stage, pipelineName: spec.name, clock: clock, schedule: schedule, runDirectory: options.runDirectory)
             byName[c.name] = stage
@@ -301,7 +306,26 @@ public final class PipelineRun: Sendable {
         stop()
     }
 
+    /// Whether no stage can change the step any more; when one still can, `resume` is called
+    /// once none can.
+    func stepsSettled(orNotify resume: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { s in
+            if s.stepChangers == 0 || s.cancelled { return true }
+            s.stepWaiters.append(resume)
+            return false
+        }
+    }
+
     func stageFinished(_ stage: StageRuntime) {
+        if stage.changesSteps {
+            let waiters = state.withLock { s -> [@Sendable () -> Void] in
+                s.stepChangers -= 1
+                guard s.stepChangers == 0 else { return [] }
+                defer { s.stepWaiters = [] }
+                return s.stepWaiters
+            }
+            for w in waiters { w() }
+        }
         let all = state.withLock { s -> Bool in
             s.finishedStages += 1
             if s.finishedStages == stages.count { s.endDate = Date().timeIntervalSince1970 }

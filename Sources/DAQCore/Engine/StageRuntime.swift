@@ -21,6 +21,8 @@ class StageRuntime: @unchecked Sendable {
     var deadOutputs: [Inbox] = []
     /// What the stage does with samples it cannot process.
     var onError: ErrorPolicy = .stop
+    /// Whether its plugin changes the run's step; sinks wait for such stages before they end.
+    var changesSteps = false
     /// This stage's input buffer; `nil` for sources.
     var inbox: Inbox?
     var lifecycle = Lifecycle()

@@ -105,6 +105,14 @@ public protocol PluginMetadata {
     static var summary: String { get }
     /// Every key the configuration accepts, as `daq plugins describe` documents them.
     static var configKeys: [ConfigKey] { get }
+    /// Whether the plugin changes the run's step (``StageContext/changeStep(to:at:)``), as a
+    /// scanned step card does. Sinks then write their stop marker only after it has ended, so
+    /// a sink that does not read it still marks every step it made.
+    static var changesSteps: Bool { get }
+}
+
+extension PluginMetadata {
+    public static var changesSteps: Bool { false }
 }
 
 /// A source type that the registry can build from configuration.
