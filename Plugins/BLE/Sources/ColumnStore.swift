@@ -56,6 +56,7 @@ final class ColumnStore {
     func reset() {
         for i in 0..<used {
             table[i].count = 0
+            table[i].lastRow = -1
             table[i].kind = .empty
         }
         used = 0
@@ -73,6 +74,9 @@ struct RawColumn {
     var name = ""
     var kind = Kind.empty
     var count = 0
+    /// `rows[count - 1]`, -1 when empty: kept here, beside the other fields read per write,
+    /// because loading it from the end of `rows` missed the cache often enough to show.
+    var lastRow: Int32 = -1
     /// Room in `rows` and in the active kind's buffer.
     var capacity = 0
     var rows = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
@@ -87,7 +91,7 @@ struct RawColumn {
 
     /// Whether `row` has a value yet.
     @inline(__always)
-    func has(row: Int32) -> Bool { count > 0 && rows[count - 1] == row }
+    func has(row: Int32) -> Bool { lastRow == row }
 
     /// A number for `row`, the row being filled; `false` when the column holds another kind.
     @inline(__always)
@@ -99,6 +103,7 @@ struct RawColumn {
         }
         if count == capacity { grow() }
         rows[count] = row
+        lastRow = row
         words[count] = word
         count += 1
         return true
@@ -113,6 +118,7 @@ struct RawColumn {
         }
         if count == capacity { grow() }
         rows[count] = row
+        lastRow = row
         (strings + count).initialize(to: string)
         count += 1
         return true
@@ -142,6 +148,7 @@ struct RawColumn {
         }
         if count == capacity { grow() }
         rows[count] = row
+        lastRow = row
         (boxed + count).initialize(to: v)
         count += 1
     }
@@ -149,7 +156,10 @@ struct RawColumn {
     /// The column of `rows` rows, its values taken out: unboxed when every row has one, else
     /// sparse numbers or boxed values with nulls in the gaps.
     mutating func take(rows n: Int, sparse: inout SparseColumns) -> Column {
-        defer { count = 0 }
+        defer {
+            count = 0
+            lastRow = -1
+        }
         let dense = count == n
         switch kind {
         case .empty:
@@ -190,6 +200,7 @@ struct RawColumn {
         if kind == .strings { strings.deinitialize(count: count) }
         if kind == .boxed { boxed.deinitialize(count: count) }
         count = 0
+        lastRow = -1
         rows.deallocate()
         words.deallocate()
         strings.deallocate()
