@@ -117,7 +117,8 @@ public struct AdvertisingDecoder: Sendable {
         }
         let payload = UnsafeRawBufferPointer(rebasing: body[2...])
         f.set(.manufacturerID, int: Int64(company))
-        f.set(.manufacturerData, string: texts.text(body[2...], .plain))
+        // Manufacturer data is most of a report's data: new data, new manufacturer data.
+        f.set(.manufacturerData, string: texts.dataChanged ? Hex.string(body[2...]) : texts.text(body[2...], .plain))
         if company == 0x004C, payload.u8(0) == 0x02 {
             IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if company == 0x0499, payload.u8(0) == 0x05 {

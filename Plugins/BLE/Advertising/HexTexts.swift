@@ -20,6 +20,11 @@ struct HexTexts {
         var text = ""
     }
 
+    /// Whether the report being decoded carries other advertising data than its device's last
+    /// report. A sensor beacon (Ruuvi) changes its manufacturer data in every report; looking
+    /// that up here, only to miss and replace a slot, cost more than formatting it.
+    var dataChanged = true
+
     /// Made on first use.
     private var entries: [Entry] = []
     private static let slots = 64

@@ -39,8 +39,11 @@ struct LEReport {
         f.set(.eventType, string: eventType)
         f.set(.rssi, int: rssi.map { Int64($0) })
         if let txPower { f.set(.advTxPower, int: Int64(txPower)) }
+        // The data's text first, though written last: whether the device's data changed
+        // tells the decoder which texts are worth looking up.
+        let dataText = texts.data(self)
         decoder.decode(data, into: &f, texts: &texts.hex)
-        f.set(.data, string: texts.data(self))
+        f.set(.data, string: dataText)
     }
 }
 
