@@ -11,12 +11,14 @@ import Testing
     static let payloads: [String] = [
         Vectors.iBeacon, Vectors.ruuvi, Vectors.ruuviNA, Vectors.uid, Vectors.url, Vectors.tlm, Vectors.tlmNoSensor,
         Vectors.etlm, Vectors.eid, Vectors.altBeacon, "03 08 4E6F 05 09 4E6F6465", "05 FF 5900 0201 05 FF 4C00 0102",
-        "02 01 06  05 16 0F18 5A01  05 20 01020304 AA", "02 01 06 1A FF 4C00", "0F FF 5900 01 2EFB 0000012C 0000C03F 00", "",
+        "02 01 06  05 16 0F18 5A01  05 20 01020304 AA", "02 01 06 1A FF 4C00",
+        "0F FF 5900 01 2EFB 0000012C 0000C03F 00", "",
     ]
 
     static let decoder = AdvertisingDecoder(custom: [
         ManufacturerDecoder(companyID: 0x59, name: "acme", match: "01", fields: [
-            .init(name: "t", offset: 1, type: .i16le, scale: 0.01, unit: nil), .init(name: "n", offset: 3, type: .u32be, scale: nil, unit: nil),
+            .init(name: "t", offset: 1, type: .i16le, scale: 0.01, unit: nil),
+            .init(name: "n", offset: 3, type: .u32be, scale: nil, unit: nil),
         ])
     ])
 
@@ -31,7 +33,9 @@ import Testing
             let rssi: Int8? = i % 4 == 0 ? nil : -60
             data.withUnsafeBytes { d in
                 address.withUnsafeBytes { a in
-                    let r = LEReport(timestamp: Double(i), address: a, addressType: 1, eventType: "ADV_IND", rssi: rssi, txPower: nil, data: d)
+                    let r = LEReport(
+                        timestamp: Double(i), address: a, addressType: 1, eventType: "ADV_IND", rssi: rssi, txPower: nil,
+                        data: d)
                     expected.append(r.fields(decoder: Self.decoder))
                     reports.append(r)
                 }

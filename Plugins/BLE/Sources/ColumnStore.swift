@@ -165,17 +165,21 @@ struct RawColumn {
         case .empty:
             return Column(name: name, nulls: n)
         case .ints where dense:
-            return Column(name: name, ints: words.withMemoryRebound(to: Int64.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) })
+            return Column(name: name, ints: Self.copy(words, n, as: Int64.self))
         case .doubles where dense:
-            return Column(name: name, doubles: words.withMemoryRebound(to: Double.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) })
+            return Column(name: name, doubles: Self.copy(words, n, as: Double.self))
         case .strings where dense:
             return Column(name: name, strings: Self.move(strings, n))
         case .boxed where dense:
             return Column(name: name, values: Self.move(boxed, n))
         case .ints:
-            return sparse.ints(name, count: n) { set in for k in 0..<count { set(Int(rows[k]), Int64(bitPattern: words[k])) } }
+            return sparse.ints(name, count: n) { set in
+                for k in 0..<count { set(Int(rows[k]), Int64(bitPattern: words[k])) }
+            }
         case .doubles:
-            return sparse.doubles(name, count: n) { set in for k in 0..<count { set(Int(rows[k]), Double(bitPattern: words[k])) } }
+            return sparse.doubles(name, count: n) { set in
+                for k in 0..<count { set(Int(rows[k]), Double(bitPattern: words[k])) }
+            }
         case .strings:
             var out = [Value](repeating: .null, count: n)
             for k in 0..<count { out[Int(rows[k])] = .string((strings + k).move()) }
@@ -185,6 +189,11 @@ struct RawColumn {
             for k in 0..<count { out[Int(rows[k])] = (boxed + k).move() }
             return Column(name: name, values: out)
         }
+    }
+
+    /// The first `n` words as numbers of type `T`, copied.
+    private static func copy<T>(_ words: UnsafeMutablePointer<UInt64>, _ n: Int, as: T.Type) -> [T] {
+        words.withMemoryRebound(to: T.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) }
     }
 
     /// Moves `n` initialized values out into an array, leaving the buffer uninitialized.
@@ -234,7 +243,9 @@ struct RawColumn {
         capacity = Swift.min(rowsCapacity, kindCapacity)
     }
 
-    private static func grow<T>(_ p: inout UnsafeMutablePointer<T>, _ capacity: inout Int, _ count: Int, to wanted: Int) {
+    private static func grow<T>(
+        _ p: inout UnsafeMutablePointer<T>, _ capacity: inout Int, _ count: Int, to wanted: Int
+    ) {
         let bigger = UnsafeMutablePointer<T>.allocate(capacity: wanted)
         bigger.moveInitialize(from: p, count: count)
         p.deallocate()
