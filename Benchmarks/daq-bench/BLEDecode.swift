@@ -22,11 +22,15 @@ func bleDecode(capture: String, reports target: Int) throws {
     let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 
     let rssBefore = peakRSSMiB()
+    let cpuBefore = cpuSeconds()
     let started = DispatchTime.now().uptimeNanoseconds
     let count = try countReports(path)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let cpu = cpuSeconds() - cpuBefore
     print("ble-decode: \(count) reports (\(copies) copies of \(capture)), \(size / 1_048_576) MiB btsnoop")
     print("ble.replay → null on the virtual clock: \(fixed(seconds, 2)) s, \(fixed(Double(count) / seconds / 1e6, 2)) M reports/s, \(fixed(Double(size) / seconds / 1_048_576, 0)) MiB/s")
+    // On a shared machine the wall time depends on the other work; the CPU time much less.
+    print("CPU time (all threads): \(fixed(cpu, 2)) s, \(fixed(Double(count) / cpu / 1e6, 2)) M reports per CPU-second")
     print("peak RSS: \(fixed(peakRSSMiB(), 1)) MiB (before the run: \(fixed(rssBefore, 1)) MiB)")
 }
 
@@ -93,6 +97,14 @@ private func writeRepeated(header: Data, records: [Record], copies: Int, span: I
     // On disk before the clock starts: the kernel writing back this setup file during the
     // timed run was measured as decoding time (44% I/O wait in top).
     try? out.synchronize()
+}
+
+/// User and system CPU time of this process so far, every thread, in seconds.
+private func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return s(usage.ru_utime) + s(usage.ru_stime)
 }
 
 /// `value` with `digits` decimals, for the report lines only.

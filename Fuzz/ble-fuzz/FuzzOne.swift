@@ -16,8 +16,21 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     try? HCIEvents.linkLayer(bytes, rssi: -50, timestamp: 0) { report in _ = report.fields(decoder: AdvertisingDecoder()) }
     let path = fuzzPath
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+    // Reports also go into batches the way the sources fill them, through the column buffers
+    // (unsafe pointers) that ble.replay and ble.scan write; a batch every few reports, so
+    // buffers are reused, emptied and grown within one input.
+    var reports = ReportBatch(decoder: AdvertisingDecoder(custom: fuzzDecoders))
+    var batch = Batch()
     if let reader = try? CaptureReader(path: path) {
-        while (try? reader.read(limit: 64, { _ in })) == true {}
+        while (try? reader.read(limit: 64, { reports.append($0) })) == true {
+            reports.flush(into: &batch)
+        }
+    }
+    try? HCIEvents.reports(in: bytes, timestamp: 0) { reports.append($0, uptime: 0) }
+    reports.flush(into: &batch)
+    // Every value read back, so a column laid out wrong is read out of bounds under ASan.
+    for column in batch.columns {
+        for row in 0..<batch.count { _ = column[row] }
     }
 }
 

@@ -20,11 +20,13 @@ public struct AdvertisingDecoder: Sendable {
     /// Appends the decoded fields of `data` to `fields`.
     public func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter) {
         var texts = HexTexts()
-        decode(data, into: &fields, texts: &texts)
+        var named = NamedFields(base: fields)
+        decode(data, into: &named, texts: &texts)
+        fields = named.base
     }
 
     /// ``decode(_:into:)``, reusing the hex texts of byte strings seen in earlier reports.
-    func decode(_ data: UnsafeRawBufferPointer, into fields: inout some FieldWriter, texts: inout HexTexts) {
+    func decode(_ data: UnsafeRawBufferPointer, into fields: inout some ReportWriter, texts: inout HexTexts) {
         var frames = FrameList()
         var errors: [Value] = []
         var services: [Value] = []
@@ -47,26 +49,26 @@ public struct AdvertisingDecoder: Sendable {
             structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors, texts: &texts)
             i += 1 + length
         }
-        if !services.isEmpty { fields["services"] = .array(services) }
-        if !frames.isEmpty { fields["frames"] = frames.value }
-        if !errors.isEmpty { fields["errors"] = .array(errors) }
+        if !services.isEmpty { fields.set(.services, .array(services)) }
+        if !frames.isEmpty { fields.set(.frames, frames.value) }
+        if !errors.isEmpty { fields.set(.errors, .array(errors)) }
     }
 
     private func structure(
-        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         services: inout [Value], errors: inout [Value], texts: inout HexTexts
     ) {
         switch type {
         case 0x01:
-            if let flags = body.u8(0) { f.set("flags", int: Int64(flags)) }
+            if let flags = body.u8(0) { f.set(.flags, int: Int64(flags)) }
         case 0x02, 0x03: uuids(body, size: 2, at: offset, into: &services, errors: &errors)
         case 0x04, 0x05: uuids(body, size: 4, at: offset, into: &services, errors: &errors)
         case 0x06, 0x07: uuids(body, size: 16, at: offset, into: &services, errors: &errors)
         case 0x08, 0x09:
             // A complete name wins over a shortened one.
-            if type == 0x09 || f["name"] == nil { f.set("name", string: String(decoding: body, as: UTF8.self)) }
+            if type == 0x09 || !f.has(.name) { f.set(.name, string: String(decoding: body, as: UTF8.self)) }
         case 0x0A:
-            if let p = body.i8(0) { f.set("tx_power", int: Int64(p)) }
+            if let p = body.i8(0) { f.set(.txPower, int: Int64(p)) }
         case 0x16:
             guard let uuid = body.u16le(0) else {
                 errors.append(.string("offset \(offset): service data shorter than its 16-bit UUID"))
@@ -76,7 +78,7 @@ public struct AdvertisingDecoder: Sendable {
             if uuid == 0xFEAA {
                 Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
             } else {
-                f.set("service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]), string: Hex.string(payload))
+                f.set(named: "service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]), .string(Hex.string(payload)))
             }
         case 0x20, 0x21:
             let size = type == 0x20 ? 4 : 16
@@ -85,7 +87,7 @@ public struct AdvertisingDecoder: Sendable {
                 return
             }
             let uuid = size == 4 ? Hex.string(littleEndian: body[0..<4]) : Hex.uuid(littleEndian: body[0..<16])
-            f.set("service_data." + uuid, string: Hex.string(body[size...]))
+            f.set(named: "service_data." + uuid, .string(Hex.string(body[size...])))
         case 0xFF:
             manufacturer(body, at: offset, into: &f, frames: &frames, errors: &errors, texts: &texts)
         default:
@@ -106,7 +108,7 @@ public struct AdvertisingDecoder: Sendable {
     }
 
     private func manufacturer(
-        _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
         guard let company = body.u16le(0) else {
@@ -114,8 +116,9 @@ public struct AdvertisingDecoder: Sendable {
             return
         }
         let payload = UnsafeRawBufferPointer(rebasing: body[2...])
-        f.set("manufacturer_id", int: Int64(company))
-        f.set("manufacturer_data", string: texts.text(body[2...], .plain))
+        f.set(.manufacturerID, int: Int64(company))
+        // Manufacturer data is most of a report's data: new data, new manufacturer data.
+        f.set(.manufacturerData, string: texts.dataChanged ? Hex.string(body[2...]) : texts.text(body[2...], .plain))
         if company == 0x004C, payload.u8(0) == 0x02 {
             IBeacon.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if company == 0x0499, payload.u8(0) == 0x05 {

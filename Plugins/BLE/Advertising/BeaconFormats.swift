@@ -4,7 +4,7 @@ import DAQCore
 /// power (signed, dBm at 1 m).
 enum IBeacon {
     static func decode(
-        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
         guard p.u8(1) == 0x15, p.count >= 23, let major = p.u16be(18), let minor = p.u16be(20), let power = p.i8(22) else {
@@ -12,10 +12,10 @@ enum IBeacon {
             return
         }
         frames.append(.ibeacon)
-        f.set("ibeacon.uuid", string: texts.text(p[2..<18], .uuid))
-        f.set("ibeacon.major", int: Int64(major))
-        f.set("ibeacon.minor", int: Int64(minor))
-        f.set("ibeacon.measured_power", int: Int64(power))
+        f.set(.ibeaconUUID, string: texts.text(p[2..<18], .uuid))
+        f.set(.ibeaconMajor, int: Int64(major))
+        f.set(.ibeaconMinor, int: Int64(minor))
+        f.set(.ibeaconMeasuredPower, int: Int64(power))
     }
 }
 
@@ -23,7 +23,7 @@ enum IBeacon {
 /// reserved for the manufacturer.
 enum AltBeacon {
     static func decode(
-        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
         guard p.count >= 24, let rssi = p.i8(22), let reserved = p.u8(23) else {
@@ -31,10 +31,10 @@ enum AltBeacon {
             return
         }
         frames.append(.altbeacon)
-        f.set("altbeacon.id", string: texts.text(p[2..<22], .plain))
-        f.set("altbeacon.reference_rssi", int: Int64(rssi))
-        f.set("altbeacon.mfg_reserved", int: Int64(reserved))
-        f.set("altbeacon.company", int: Int64(company))
+        f.set(.altbeaconID, string: texts.text(p[2..<22], .plain))
+        f.set(.altbeaconReferenceRSSI, int: Int64(rssi))
+        f.set(.altbeaconMfgReserved, int: Int64(reserved))
+        f.set(.altbeaconCompany, int: Int64(company))
     }
 }
 
@@ -42,7 +42,7 @@ enum AltBeacon {
 /// 3-axis acceleration. Each "not available" value becomes null.
 enum RuuviRAWv2 {
     static func decode(
-        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
         guard p.count >= 24, let rawT = p.u16be(1), let h = p.u16be(3), let pr = p.u16be(5), let ax = p.u16be(7),
@@ -53,19 +53,19 @@ enum RuuviRAWv2 {
         }
         frames.append(.ruuviRAWv2)
         let t = Int16(bitPattern: rawT)
-        f.set("ruuvi.temperature", double: rawT == 0x8000 ? nil : Double(t) * 0.005)
-        f.set("ruuvi.humidity", double: h == 0xFFFF ? nil : Double(h) * 0.0025)
-        f.set("ruuvi.pressure", int: pr == 0xFFFF ? nil : Int64(pr) + 50000)
-        f.set("ruuvi.acceleration_x", int: acceleration(ax))
-        f.set("ruuvi.acceleration_y", int: acceleration(ay))
-        f.set("ruuvi.acceleration_z", int: acceleration(az))
+        f.set(.ruuviTemperature, double: rawT == 0x8000 ? nil : Double(t) * 0.005)
+        f.set(.ruuviHumidity, double: h == 0xFFFF ? nil : Double(h) * 0.0025)
+        f.set(.ruuviPressure, int: pr == 0xFFFF ? nil : Int64(pr) + 50000)
+        f.set(.ruuviAccelerationX, int: acceleration(ax))
+        f.set(.ruuviAccelerationY, int: acceleration(ay))
+        f.set(.ruuviAccelerationZ, int: acceleration(az))
         let battery = power >> 5, tx = power & 0x1F
-        f.set("ruuvi.battery_mv", int: battery == 2047 ? nil : Int64(battery) + 1600)
-        f.set("ruuvi.tx_power", int: tx == 31 ? nil : Int64(tx) * 2 - 40)
-        f.set("ruuvi.movement_counter", int: move == 255 ? nil : Int64(move))
-        f.set("ruuvi.sequence", int: seq == 65535 ? nil : Int64(seq))
+        f.set(.ruuviBatteryMV, int: battery == 2047 ? nil : Int64(battery) + 1600)
+        f.set(.ruuviTxPower, int: tx == 31 ? nil : Int64(tx) * 2 - 40)
+        f.set(.ruuviMovementCounter, int: move == 255 ? nil : Int64(move))
+        f.set(.ruuviSequence, int: seq == 65535 ? nil : Int64(seq))
         let mac = p[18..<24]
-        f.set("ruuvi.mac", string: mac.allSatisfy({ $0 == 0xFF }) ? nil : texts.text(mac, .colons))
+        f.set(.ruuviMAC, string: mac.allSatisfy({ $0 == 0xFF }) ? nil : texts.text(mac, .colons))
     }
 
     /// One axis in mg; 0x8000 means not available.

@@ -6,7 +6,7 @@ enum Eddystone {
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
 
     static func decode(
-        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList,
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
         guard let type = p.u8(0) else {
@@ -17,9 +17,9 @@ enum Eddystone {
         case 0x00:
             guard p.count >= 18, let ranging = p.i8(1) else { return short("UID", p.count, 18, offset, &errors) }
             frames.append(.eddystoneUID)
-            f.set("eddystone.ranging_data", int: Int64(ranging))
-            f.set("eddystone.namespace", string: texts.text(p[2..<12], .plain))
-            f.set("eddystone.instance", string: Hex.string(p[12..<18]))
+            f.set(.eddystoneRangingData, int: Int64(ranging))
+            f.set(.eddystoneNamespace, string: texts.text(p[2..<12], .plain))
+            f.set(.eddystoneInstance, string: Hex.string(p[12..<18]))
         case 0x10:
             guard p.count >= 3, let tx = p.i8(1), let scheme = p.u8(2) else { return short("URL", p.count, 3, offset, &errors) }
             guard Int(scheme) < schemes.count else {
@@ -31,35 +31,35 @@ enum Eddystone {
                 if Int(b) < expansions.count { url += expansions[Int(b)] } else if b > 0x20 && b < 0x7F { url.append(Character(Unicode.Scalar(b))) }
             }
             frames.append(.eddystoneURL)
-            f.set("eddystone.tx_power", int: Int64(tx))
-            f.set("eddystone.url", string: url)
+            f.set(.eddystoneTxPower, int: Int64(tx))
+            f.set(.eddystoneURL, string: url)
         case 0x20:
             guard let version = p.u8(1) else { return short("TLM", p.count, 14, offset, &errors) }
             frames.append(.eddystoneTLM)
-            f.set("eddystone.tlm.version", int: Int64(version))
+            f.set(.tlmVersion, int: Int64(version))
             if version == 0x01 {
                 // Encrypted TLM (ETLM): the bytes are ciphertext; reading them as values would lie.
-                f["eddystone.tlm.encrypted"] = .bool(true)
-                f.set("eddystone.tlm.data", string: Hex.string(p[2...]))
+                f.set(.tlmEncrypted, .bool(true))
+                f.set(.tlmData, string: Hex.string(p[2...]))
                 return
             }
             guard p.count >= 14, let battery = p.u16be(2), let temp = p.u16be(4), let count = p.u32be(6), let secs = p.u32be(10) else {
                 return short("TLM", p.count, 14, offset, &errors)
             }
-            f["eddystone.tlm.encrypted"] = .bool(false)
-            f.set("eddystone.tlm.battery_mv", int: battery == 0 ? nil : Int64(battery))
+            f.set(.tlmEncrypted, .bool(false))
+            f.set(.tlmBatteryMV, int: battery == 0 ? nil : Int64(battery))
             // 8.8 signed fixed point; 0x8000 means the beacon has no sensor.
-            f.set("eddystone.tlm.temperature", double: temp == 0x8000 ? nil : Double(Int16(bitPattern: temp)) / 256)
-            f.set("eddystone.tlm.adv_count", int: Int64(count))
-            f.set("eddystone.tlm.uptime_s", double: Double(secs) / 10)
+            f.set(.tlmTemperature, double: temp == 0x8000 ? nil : Double(Int16(bitPattern: temp)) / 256)
+            f.set(.tlmAdvCount, int: Int64(count))
+            f.set(.tlmUptime, double: Double(secs) / 10)
         case 0x30:
             guard p.count >= 10, let tx = p.i8(1) else { return short("EID", p.count, 10, offset, &errors) }
             frames.append(.eddystoneEID)
-            f.set("eddystone.tx_power", int: Int64(tx))
-            f.set("eddystone.eid", string: Hex.string(p[2..<10]))
+            f.set(.eddystoneTxPower, int: Int64(tx))
+            f.set(.eddystoneEID, string: Hex.string(p[2..<10]))
         default:
             frames.append(.eddystoneUnknown)
-            f.set("eddystone.frame_type", int: Int64(type))
+            f.set(.eddystoneFrameType, int: Int64(type))
         }
     }
 

@@ -79,7 +79,7 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
         return payload.count >= prefix.count && zip(payload, prefix).allSatisfy { $0 == $1 }
     }
 
-    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some FieldWriter, frames: inout FrameList, errors: inout [Value]) {
+    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList, errors: inout [Value]) {
         frames.append(.named(name))
         for (field, key) in zip(fields, keys) {
             guard let v = Self.read(field.type, p, field.offset) else {
@@ -87,11 +87,11 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
                 continue
             }
             if let scale = field.scale {
-                f.set(key, double: v * scale)
+                f.set(named: key, .double(v * scale))
             } else if field.type == .f32le || field.type == .f32be {
-                f.set(key, double: v)
+                f.set(named: key, .double(v))
             } else {
-                f.set(key, int: Int64(v))
+                f.set(named: key, .int(Int64(v)))
             }
         }
     }

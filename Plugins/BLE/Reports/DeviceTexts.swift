@@ -38,11 +38,14 @@ struct DeviceTexts {
     }
 
     /// The advertising data of `report` as hex; call ``address(_:)`` for the report first.
+    /// Also sets ``HexTexts/dataChanged`` in ``hex`` for the decoding that follows.
     mutating func data(_ report: LEReport) -> String {
         guard let key = Self.key(report.address), case let i = slot(key), entries[i].key == key else {
+            hex.dataChanged = true
             return Hex.string(report.data)
         }
-        if !Self.equal(entries[i].data, report.data) {
+        hex.dataChanged = !Self.equal(entries[i].data, report.data)
+        if hex.dataChanged {
             entries[i].data.removeAll(keepingCapacity: true)
             entries[i].data.append(contentsOf: report.data)
             entries[i].dataHex = Hex.string(report.data)

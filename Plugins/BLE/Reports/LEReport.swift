@@ -25,22 +25,25 @@ struct LEReport {
 
     /// The report's own fields, then the decoded advertising data, `data` last as raw hex.
     func fields(decoder: AdvertisingDecoder) -> Fields {
-        var f = Fields()
+        var f = NamedFields(base: Fields())
         var texts = DeviceTexts()
         write(into: &f, decoder: decoder, texts: &texts)
-        return f
+        return f.base
     }
 
     /// Writes the report's fields; a batch row is filled in place, with no `Fields` between.
     /// `texts` holds the address and data texts of devices seen before.
-    func write(into f: inout some FieldWriter, decoder: AdvertisingDecoder, texts: inout DeviceTexts) {
-        f.set("address", string: texts.address(self))
-        f.set("address_type", string: Self.addressTypeName(addressType))
-        f.set("event_type", string: eventType)
-        f.set("rssi", int: rssi.map { Int64($0) })
-        if let txPower { f.set("adv_tx_power", int: Int64(txPower)) }
+    func write(into f: inout some ReportWriter, decoder: AdvertisingDecoder, texts: inout DeviceTexts) {
+        f.set(.address, string: texts.address(self))
+        f.set(.addressType, string: Self.addressTypeName(addressType))
+        f.set(.eventType, string: eventType)
+        f.set(.rssi, int: rssi.map { Int64($0) })
+        if let txPower { f.set(.advTxPower, int: Int64(txPower)) }
+        // The data's text first, though written last: whether the device's data changed
+        // tells the decoder which texts are worth looking up.
+        let dataText = texts.data(self)
         decoder.decode(data, into: &f, texts: &texts.hex)
-        f.set("data", string: texts.data(self))
+        f.set(.data, string: dataText)
     }
 }
 

@@ -28,12 +28,14 @@ public final class BLEReplaySource: SourcePlugin {
 
     private let path: String
     private var reader: CaptureReader?
-    private var reports: ReportBatch
+    private let decoder: AdvertisingDecoder
+    private var reports: ReportBatch?
     private var reported = 0
 
     public init(configuration: Configuration, context: PluginContext) throws {
         path = context.resolve(configuration.path)
-        reports = ReportBatch(decoder: AdvertisingDecoder(custom: configuration.decoders))
+        decoder = AdvertisingDecoder(custom: configuration.decoders)
+        reports = ReportBatch(decoder: decoder)
     }
 
     public func start(context: StageContext) throws {
@@ -43,13 +45,13 @@ public final class BLEReplaySource: SourcePlugin {
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         guard let reader else { return .finished }
         // Filled as a local: appending to a property of a class is an access checked at run
-        // time, which cost more per report than some of the decoding.
-        var reports = ReportBatch(decoder: self.reports.decoder)
-        swap(&reports, &self.reports)
+        // time, which cost more per report than some of the decoding. Taken out, not swapped
+        // with a new one: a new one would allocate its column buffers anew for every batch.
+        var reports = self.reports.take() ?? ReportBatch(decoder: decoder)
         defer {
             // Reports read before a failure still go out.
             reports.flush(into: &batch)
-            swap(&reports, &self.reports)
+            self.reports = reports
         }
         let more = try reader.read(limit: limit) { reports.append($0) }
         // Damaged records are reported by byte offset; reading goes on past them.

@@ -1,12 +1,12 @@
 import DAQCore
 
 /// Appends reports to a batch as samples: the report's own time (seconds since 1970) as
-/// timestamp, the run clock counted from the first report. Rows are filled in place through a
-/// ``BatchBuilder``; ``flush(into:)`` hands them over.
+/// timestamp, the run clock counted from the first report. Rows are filled in place through
+/// ``ReportColumns``; ``flush(into:)`` hands them over.
 struct ReportBatch {
     let decoder: AdvertisingDecoder
     private(set) var first: Double?
-    private var rows = BatchBuilder()
+    private var rows = ReportColumns()
     private var texts = DeviceTexts()
 
     init(decoder: AdvertisingDecoder) {
