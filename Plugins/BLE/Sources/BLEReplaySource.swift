@@ -56,7 +56,15 @@ public final class BLEReplaySource: SourcePlugin {
         let more = try reader.read(limit: limit) { reports.append($0) }
         // Damaged records are reported by byte offset; reading goes on past them.
         while reported < reader.malformed.count {
-            if reported < 20 { context.warn("\(path): \(reader.malformed[reported])") }
+            let entry = reader.malformed[reported]
+            let problem = "\(path): \(entry)"
+            if context.errorPolicy == .dead_letter {
+                // The record's bytes are not kept: its file and byte offset stand in for them.
+                let location = "\(path): \(entry.prefix { $0 != ":" })"
+                context.reject(raw: location, uptime: batch.uptimes.last ?? 0, reason: problem)
+            } else if reported < 20 {
+                context.warn(problem)
+            }
             reported += 1
         }
         if !more {
