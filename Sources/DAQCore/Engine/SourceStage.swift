@@ -15,6 +15,9 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private let wakeFlag = Mutex(false)
     /// Whether the current wait for room has been reported, so a long wait is one event.
     private var blockedReported = false
+    /// Whether ``begin()`` has run. A live source may wake its stage from an I/O callback while
+    /// it starts; reading then could end the stage before the run counts it and marks it running.
+    private var begun = false
 
     init(name: String, type: String, source: any Source, batchSize: Int, pool: DispatchQueue) {
         self.source = source
@@ -33,7 +36,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     }
 
     func begin() {
-        queue.async { self.pump() }
+        queue.async {
+            self.begun = true
+            self.pump()
+        }
     }
 
     override func wake() {
@@ -67,7 +73,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     /// One step of the read → stamp → pace → emit loop. Runs on `queue`.
     private func pump() {
-        guard !lifecycle.state.isFinal else { return }
+        guard begun, !lifecycle.state.isFinal else { return }
         if stopRequested || pipeline?.isCancelled == true {
             // A graceful stop still emits what the clock has reached; what lies in the future
             // was never acquired in run-clock terms.
