@@ -117,6 +117,7 @@ let package = Package(
         .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["DAQCLI", "DAQTesting", "daq", .product(name: "Yams", package: "Yams")]),
     ]
 )
 

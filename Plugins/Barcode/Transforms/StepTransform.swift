@@ -54,17 +54,20 @@ public final class StepTransform: TransformPlugin {
         guard let column = batch.column(config.field) else { return }
         var steps: [Value] = []
         var any = false
+        // The step of the last card so far: a card's own sample and those after it in this batch
+        // are in its step. One pass, so a batch with many cards stays linear.
+        var current: String?
         for i in 0..<batch.count {
-            guard case .string(let code) = column[i], let path = step(for: code) else {
+            if case .string(let code) = column[i], let path = step(for: code) {
+                context.changeStep(to: path, at: batch.uptimes[i])
+                context.notice("step card '\(code)' at \(batch.uptimes[i]) s: step is now '\(path)'")
+                steps.append(.string(path))
+                any = true
+                current = path
+            } else {
                 steps.append(.null)
-                continue
             }
-            context.changeStep(to: path, at: batch.uptimes[i])
-            // The card's own samples and those after it in this batch are in the new step.
-            for j in i..<batch.count { batch.setStepPath(path, at: j) }
-            context.notice("step card '\(code)' at \(batch.uptimes[i]) s: step is now '\(path)'")
-            steps.append(.string(path))
-            any = true
+            if let current { batch.setStepPath(current, at: i) }
         }
         if any { batch.setColumn(Column(name: "step", values: steps)) }
     }

@@ -119,8 +119,11 @@ final class ExecSupervisor {
     func stop() {
         done = true
         stopWatchdog()
-        process?.fail("stopped")
+        // Let go of the program before ending it: the end this causes is the stop asked for,
+        // not a failure of the program to report (a source stopped while its program runs).
+        let stopping = process
         process = nil
+        stopping?.fail("stopped")
     }
 
     private func stopWatchdog() {

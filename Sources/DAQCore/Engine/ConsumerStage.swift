@@ -182,7 +182,9 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     override func endOfInput() throws {
         timer?.cancel()
         timer = nil
-        if pipeline?.isCancelled == true { return }
-        emit(try transform.finish(context: context))
+        // Cancelled too, the transform finishes, so it closes what it opened (an HTTP client, a
+        // program); what it still held is discarded.
+        let rest = try transform.finish(context: context)
+        if pipeline?.isCancelled != true { emit(rest) }
     }
 }

@@ -15,15 +15,15 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private let wakeFlag = Mutex(false)
     /// Whether the current wait for room has been reported, so a long wait is one event.
     private var blockedReported = false
+    /// Whether ``begin()`` has run. A live source may wake its stage from an I/O callback while
+    /// it starts; reading then could end the stage before the run counts it and marks it running.
+    private var begun = false
 
     init(name: String, type: String, source: any Source, batchSize: Int, pool: DispatchQueue) {
         self.source = source
         self.batchSize = batchSize
         super.init(name: name, kind: .source, type: type, pool: pool)
     }
-
-    /// Set on the queue by `begin()`; wakes before it are left to `begin()`'s own pump.
-    private var began = false
 
     override var plugin: AnyObject? { source }
 
@@ -37,7 +37,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     func begin() {
         queue.async {
-            self.began = true
+            self.begun = true
             self.pump()
         }
     }
@@ -75,7 +75,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private func pump() {
         // A live source's I/O can wake it between its start and the pipeline's move to
         // running; reading then could end the whole run before the run has begun.
-        guard began, !lifecycle.state.isFinal else { return }
+        guard begun, !lifecycle.state.isFinal else { return }
         if stopRequested || pipeline?.isCancelled == true {
             // A graceful stop still emits what the clock has reached; what lies in the future
             // was never acquired in run-clock terms.

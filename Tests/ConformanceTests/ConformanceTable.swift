@@ -1,0 +1,16 @@
+import DAQCore
+
+/// Every built-in plugin's conformance entry, by module; see the `Entries+*.swift` files.
+enum ConformanceTable {
+    static var entries: [Entry] { standard + exec + motion + loggers + ble + barcode + liveScanners + services }
+
+    /// Built-in plugins the suite cannot run in-process, each with the reason.
+    static let exclusions: [Exclusion] = [
+        Exclusion(
+            kind: .source, type: "ble.scan",
+            reason: "opens a Bluetooth HCI socket, which needs an adapter and CAP_NET_ADMIN; its parsing runs through ble.replay here and HCIControllerTests with captured bytes"),
+        Exclusion(
+            kind: .source, type: "stdin",
+            reason: "reads the test process's own standard input, which one in-process run cannot give each check; StdinSource shares RecordDecoder with the file source checked here"),
+    ]
+}
