@@ -42,7 +42,8 @@ struct ResolverFailureTests {
             n <= 2 ? .respond(status: 500, body: Array("{}".utf8)) : .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path)))
         }
         defer { server.stop() }
-        let out = try ResolverFixtures.resolve(["x"], settings: "base_url: \(server.url)\nretries: 2\nbackoff: 10ms", in: dir)
+        // A generous timeout: the test is about retrying 5xx answers, not about speed under load.
+        let out = try ResolverFixtures.resolve(["x"], settings: "base_url: \(server.url)\nretries: 2\nbackoff: 10ms\ntimeout: 20s", in: dir)
         #expect(out.strings("resolve_state") == ["RESOLVED"])
         #expect(server.paths.count == 3)
     }
