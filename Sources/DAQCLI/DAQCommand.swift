@@ -77,3 +77,18 @@ import Foundation
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+/// Writes generated text (a schema, a reference) to standard output, or atomically to `path`
+/// so an editor or a test never reads half a file.
+func writeGenerated(_ text: String, to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+        printError("daq: cannot write \(path): \(error.localizedDescription)")
+        throw ExitStatus.runtimeFailure
+    }
+}

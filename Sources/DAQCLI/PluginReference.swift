@@ -17,16 +17,7 @@ extension DAQCommand.Plugins {
 
         func run() throws {
             let text = PluginReferenceDocument.markdown(PluginSet.current)
-            guard let output else {
-                FileHandle.standardOutput.write(Data(text.utf8))
-                return
-            }
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                printError("daq: cannot write \(output): \(error.localizedDescription)")
-                throw ExitStatus.runtimeFailure
-            }
+            try writeGenerated(text, to: output)
         }
     }
 }

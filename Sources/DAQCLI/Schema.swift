@@ -28,16 +28,7 @@ extension DAQCommand {
                 printError("daq: cannot build the schema: \(error)")
                 throw ExitStatus.runtimeFailure
             }
-            guard let output else {
-                FileHandle.standardOutput.write(Data(text.utf8))
-                return
-            }
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                printError("daq: cannot write \(output): \(error.localizedDescription)")
-                throw ExitStatus.runtimeFailure
-            }
+            try writeGenerated(text, to: output)
         }
     }
 }

@@ -1,3 +1,4 @@
+import DAQTesting
 import DAQCore
 import Foundation
 import Testing

@@ -41,6 +41,8 @@ public final class PipelineRun: Sendable {
     public let clock: RunClock
     private let observers: [any PipelineObserver]
     private let state = Mutex(State())
+    /// Orders the run's own state changes with their events (see `move(to:)`).
+    private let transitions = NSRecursiveLock()
     private let done = DispatchGroup()
     nonisolated(unsafe) private var stages: [StageRuntime] = []
     private let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
@@ -241,6 +243,12 @@ public final class PipelineRun: Sendable {
 
     @discardableResult
     private func move(to next: LifecycleState) -> Bool {
+        // A stop and the last stage finishing can move the run at the same moment from two
+        // threads; the transition and its event go out together, so observers see the states
+        // in the order they were taken (stopping before finished). Recursive: an observer may
+        // stop the run from its callback.
+        transitions.lock()
+        defer { transitions.unlock() }
         let from = state.withLock { s -> LifecycleState? in
             let from = s.lifecycle.state
             return s.lifecycle.move(to: next) ? from : nil

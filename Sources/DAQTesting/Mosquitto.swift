@@ -1,32 +1,38 @@
 import Foundation
-import Testing
 
 /// A real Mosquitto broker for one test: its own config in a temporary directory, a free
 /// loopback port, started and waited for by connecting (bounded retries before a deadline),
 /// killed and restarted on the same port when a test asks, stopped at the end.
-final class Mosquitto: @unchecked Sendable {
+///
+/// Started with `posix_spawn` and a cleared signal mask: the spawning thread may block signals
+/// (Dispatch's threads do), and a broker inheriting that mask would ignore SIGTERM.
+public final class Mosquitto: @unchecked Sendable {
     // @unchecked: a test drives its broker from one task; `process` is not shared.
-    struct NotInstalled: Error, CustomStringConvertible {
-        var description: String {
+    public struct NotInstalled: Error, CustomStringConvertible {
+        public var description: String {
             "mosquitto is not installed: apt-get install -y mosquitto mosquitto-clients (scripts/test.sh does it)"
         }
     }
 
-    let directory: URL
-    let port: Int
-    let users: [String: String]
+    /// Its configuration, data and log.
+    public let directory: URL
+    /// The loopback port it listens on.
+    public let port: Int
+    /// Client names and passwords it accepts; empty for anonymous clients.
+    public let users: [String: String]
     private var pid: pid_t?
 
-    var url: String { "mqtt://127.0.0.1:\(port)" }
+    /// `mqtt://127.0.0.1:PORT`.
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
     /// The TLS URL, by the name the test certificate is for.
-    var tlsURL: String { "mqtts://localhost:\(port)" }
+    public var tlsURL: String { "mqtts://localhost:\(port)" }
     /// The test CA's certificate, for `ca_file`.
-    var caFile: String { directory.appendingPathComponent("ca.pem").path }
+    public var caFile: String { directory.appendingPathComponent("ca.pem").path }
 
     /// Writes the config; `users` makes the broker refuse anonymous clients and check passwords.
     /// `persistent` keeps sessions on disk, saved every second, so a killed broker comes back
     /// with its subscribers' sessions (see ``waitForSave(after:)``).
-    init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false, tls: Bool = false) throws {
+    public init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false, tls: Bool = false) throws {
         guard let binary = Self.find("mosquitto"), !binary.isEmpty else { throw NotInstalled() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -91,7 +97,7 @@ final class Mosquitto: @unchecked Sendable {
     }
 
     /// Starts the broker and returns once it accepts connections.
-    func start() throws {
+    public func start() throws {
         // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit can hang on Linux.
         let binary = Self.find("mosquitto")!
         let args = [binary, "-c", directory.appendingPathComponent("mosquitto.conf").path]
@@ -137,7 +143,7 @@ final class Mosquitto: @unchecked Sendable {
 
     /// Waits until a persistent broker has saved its state after `date`: then a kill loses no
     /// session that existed at `date`.
-    func waitForSave(after date: Date) -> Bool {
+    public func waitForSave(after date: Date) -> Bool {
         let db = directory.appendingPathComponent("mosquitto.db").path
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -152,10 +158,10 @@ final class Mosquitto: @unchecked Sendable {
     }
 
     /// SIGKILL: the broker dies mid-stream, as a crash would leave it.
-    func kill() { signal(SIGKILL) }
+    public func kill() { signal(SIGKILL) }
 
     /// SIGTERM, and wait for it to exit.
-    func stop() { signal(SIGTERM) }
+    public func stop() { signal(SIGTERM) }
 
     private func signal(_ sig: Int32) {
         guard let pid else { return }
@@ -165,8 +171,10 @@ final class Mosquitto: @unchecked Sendable {
         self.pid = nil
     }
 
-    struct BrokerError: Error, CustomStringConvertible {
-        var description: String
+    /// The broker could not be set up or did not come up.
+    public struct BrokerError: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
     static func find(_ tool: String) -> String? {
