@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "DAQTesting", dependencies: ["DAQCore"]),
         .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
         .executableTarget(
-            name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQTransport"],
+            name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQTransport", "DAQTesting"],
             path: "Benchmarks/daq-bench"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
 

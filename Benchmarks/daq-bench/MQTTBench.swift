@@ -7,11 +7,14 @@
 // settled: written to the connection at QoS 0, acknowledged by PUBACK at QoS 1.
 import DAQCLI
 import DAQCore
+import DAQTesting
 import Foundation
 import Glibc
 
 func mqttBench(messages n: Int) throws {
-    let broker = try BenchBroker()
+    // The same throwaway broker the tests use: its own config, a free loopback port.
+    let broker = try Mosquitto()
+    try broker.start()
     defer { broker.stop() }
     print("mqtt: \(n) messages to mosquitto on 127.0.0.1:\(broker.port), one small sample each")
     for qos in [0, 1] {
@@ -64,66 +67,4 @@ private func mosquittoPub(port: Int, qos: Int, messages: Int, payloadBytes: Int)
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     guard p.terminationStatus == 0 else { throw BenchError("mosquitto_pub exited \(p.terminationStatus)") }
     return Double(messages) / seconds
-}
-
-/// Mosquitto on a free loopback port with a config of its own, for one benchmark run.
-final class BenchBroker {
-    let port: Int
-    let directory: String
-    private var pid: pid_t = 0
-
-    init() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto") else {
-            throw BenchError("mosquitto is not installed: apt-get install -y mosquitto mosquitto-clients")
-        }
-        directory = NSTemporaryDirectory() + "daq-bench-mosquitto-\(getpid())"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        port = Int(20000 + getpid() % 20000)
-        let conf =
-            "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nuser root\nmax_queued_messages 1000000\nlog_type none\n"
-        try conf.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
-        let args: [String] = ["/usr/sbin/mosquitto", "-c", directory + "/mosquitto.conf"]
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        guard posix_spawn(&pid, "/usr/sbin/mosquitto", &actions, &attributes, &argv, environ) == 0 else {
-            throw BenchError("cannot start mosquitto")
-        }
-        for _ in 0..<500 {
-            if canConnect() { return }
-            usleep(10_000)
-        }
-        throw BenchError("mosquitto did not start on port \(port)")
-    }
-
-    private func canConnect() -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        } == 0
-    }
-
-    func stop() {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(atPath: directory)
-    }
 }

@@ -91,21 +91,6 @@ public enum PipelineSchema {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// The keys every component of `kind` has besides its plugin's own.
-    static func commonKeys(_ kind: PluginKind) -> [ConfigKey] {
-        let onError = ConfigKey(
-            "on_error", ErrorPolicy.choices, default: "stop",
-            "Samples it cannot process: stop the run, skip them (reported), or send them to <name>.dead.")
-        guard kind != .source else { return [onError] }
-        return [
-            .required("inputs", "[string]", "Components this one reads; <name>.dead reads a component's dead letters."),
-            ConfigKey(
-                "buffer", "{size: int, when_full: \(WhenFull.choices)}", default: "{size: 16384, when_full: block}",
-                "Input buffer: samples, and what happens when it is full."),
-            onError,
-        ]
-    }
-
     private static func componentSchema(kind: PluginKind, plugins: [PluginDescriptor]) -> [String: Any] {
         [
             "type": "object",
@@ -128,7 +113,7 @@ public enum PipelineSchema {
     private static func pluginSchema(_ plugin: PluginDescriptor) -> [String: Any] {
         var properties: [String: Any] = ["type": ["enum": yamlLiterals(plugin.typeName), "description": plugin.summary]]
         var required = ["type"]
-        let keys = commonKeys(plugin.kind) + plugin.configKeys
+        let keys = ComponentSpec.commonKeys(plugin.kind) + plugin.configKeys
         for key in keys {
             guard let type = key.valueType else { continue }
             var doc = key.doc

@@ -61,7 +61,7 @@ extension PluginKind: ExpressibleByArgument {}
 enum PluginDocumentation {
     static func text(_ p: PluginDescriptor) -> String {
         var lines = ["\(p.typeName) (\(p.kind.rawValue), \(p.module))", "  \(p.summary)", ""]
-        let keys = PipelineSchema.commonKeys(p.kind) + p.configKeys
+        let keys = ComponentSpec.commonKeys(p.kind) + p.configKeys
         if keys.isEmpty {
             lines.append("  (no keys besides 'type')")
         } else {

@@ -53,7 +53,7 @@ struct PluginMetadataGrammarTests {
             }
         }
         for kind in PluginKind.allCases {
-            for k in PipelineSchema.commonKeys(kind) { #expect(k.valueType != nil, "\(k.name)") }
+            for k in ComponentSpec.commonKeys(kind) { #expect(k.valueType != nil, "\(k.name)") }
         }
     }
 }

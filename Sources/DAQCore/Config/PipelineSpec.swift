@@ -102,6 +102,22 @@ public struct ComponentSpec: Sendable {
 
     /// The suffix that names a component's dead-letter output in `inputs`.
     public static let deadLetterSuffix = ".dead"
+
+    /// The keys every component of `kind` takes besides `type` and its plugin's own: what
+    /// validation accepts, `daq plugins describe` prints and `daq schema` checks.
+    public static func commonKeys(_ kind: PluginKind) -> [ConfigKey] {
+        let onError = ConfigKey(
+            "on_error", ErrorPolicy.choices, default: "stop",
+            "Samples it cannot process: stop the run, skip them (reported), or send them to <name>.dead.")
+        guard kind != .source else { return [onError] }
+        return [
+            .required("inputs", "[string]", "Components this one reads; <name>.dead reads a component's dead letters."),
+            ConfigKey(
+                "buffer", "{size: int, when_full: \(WhenFull.choices)}", default: "{size: 16384, when_full: block}",
+                "Input buffer: samples, and what happens when it is full."),
+            onError,
+        ]
+    }
 }
 
 /// A validated pipeline, ready to run.

@@ -12,7 +12,7 @@ struct ComponentEntry {
 extension Validation {
     /// Keys every component of `kind` accepts besides its plugin's own.
     static func commonKeys(_ kind: PluginKind) -> [String] {
-        kind == .source ? ["type", "on_error"] : ["type", "inputs", "buffer", "on_error"]
+        ["type"] + ComponentSpec.commonKeys(kind).map(\.name)
     }
 
     mutating func validateComponents(_ root: Node) -> [ComponentEntry] {
