@@ -106,6 +106,11 @@ final class ExecSupervisor {
         let t = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         t.schedule(deadline: .now() + timeout / 4, repeating: timeout / 4, leeway: .milliseconds(20))
         t.setEventHandler { context.perform { me.value?.checkHang(timeout) } }
+        // The timer fires on a global queue while `stop` lets go of it on the stage's queue:
+        // the source keeps itself alive until its cancellation has run, so its last release
+        // never races a firing (a "DispatchSource deallocated with non-zero retain count"
+        // abort, seen once in CI's conformance run of the exec sink).
+        t.setCancelHandler { withExtendedLifetime(t) {} }
         t.activate()
         watchdog = t
     }
