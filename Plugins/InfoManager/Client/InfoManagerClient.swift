@@ -153,6 +153,12 @@ final class InfoManagerClient: Sendable {
     func shutdown() {
         try? http.syncShutdown()
     }
+
+    /// Closes the connections without waiting, from any thread: for a stage that failed and so
+    /// never finished, whose client would otherwise be released still running.
+    func shutdownInBackground() {
+        http.shutdown { _ in }
+    }
 }
 
 /// Percent-encoding of one URL path segment or query value.

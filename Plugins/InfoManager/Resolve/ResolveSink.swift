@@ -11,7 +11,14 @@ import DequeModule
 /// ```
 ///
 /// Elements are written in the order their ids were first seen; an element is *delivered* once
-/// written and flushed.
+/// written and flushed, and *failed* when it could not be written.
+///
+/// `on_error` applies to samples whose element could not be written (the file refused the
+/// bytes): `stop` fails the run, `skip` drops them (reported), `dead_letter` sends them to
+/// `<name>.dead`. It also applies to ids whose lookup failed with nothing cached, except under
+/// `stop`, the default, where they are written as UNRESOLVED, so a resolver outage does not end
+/// an acquisition; under `skip` and `dead_letter` they count as failed, no element is written
+/// and a later sample with the id is looked up again.
 public final class ResolveSink: SinkPlugin, DeferredWork {
     public typealias Configuration = ResolveSinkSettings
 
@@ -75,32 +82,56 @@ public final class ResolveSink: SinkPlugin, DeferredWork {
         writeReady()
     }
 
+    /// Writes the elements whose answers are in, in first-seen order; what the policy rejects
+    /// (failed lookups under `skip` and `dead_letter`, and elements the file refused) goes to it.
     private func writeReady() {
         guard let context, let file else { return }
         let before = (acceptsInput, hasPendingWork)
-        var count = 0
+        let rejectsFailedLookups = context.errorPolicy != .stop
+        var elements: [Pending] = []
+        var unresolved: [Pending] = []
         var bytes = 0
         do {
             try file.withBuffer { out in
                 let start = out.count
                 while let first = pending.first, let outcome = first.outcome {
                     pending.removeFirst()
+                    if rejectsFailedLookups, outcome.failure != nil {
+                        unresolved.append(first)
+                        continue
+                    }
                     ResolvedElementJSON.append(id: first.id, inputType: lifecycle.settings.inputType, outcome: outcome, input: first.input, to: &out)
-                    count += 1
+                    elements.append(first)
                 }
                 bytes = out.count - start
             }
-            if count > 0 {
+            if !elements.isEmpty {
                 try file.flush()
-                written += count
+                written += elements.count
                 context.wrote(bytes: bytes)
-                context.delivered(samples: count, bytes: bytes)
+                context.delivered(samples: elements.count, bytes: bytes)
                 context.recordOutput(path: path, format: "jsonl", samples: written, bytes: file.bytesWritten)
             }
         } catch {
-            context.failed(samples: count, message: "\(error)")
+            // What the file refused must not be written later behind the policy's back.
+            file.discardBuffered()
+            reject(elements, reason: "\(error)", context: context)
+        }
+        for (reason, items) in FailedLookups.grouped(unresolved, by: { $0.outcome?.failure }) {
+            // No element for the id: the next sample that has it asks again.
+            for item in items { seen.remove(item.id) }
+            reject(items, reason: reason, context: context)
         }
         if (acceptsInput, hasPendingWork) != before { context.wake() }
+    }
+
+    /// Counts `items` failed and hands the samples they came in to the policy.
+    private func reject(_ items: [Pending], reason: String, context: StageContext) {
+        guard !items.isEmpty else { return }
+        var samples = Batch(stream: context.name)
+        for item in items { samples.append(contentsOf: item.input) }
+        context.failed(samples: items.count, message: reason)
+        context.reject(samples, reason: reason)
     }
 
     public func flush(context: StageContext) throws {

@@ -10,6 +10,11 @@ import DequeModule
 /// answers are in or failed. What waits is bounded (``maxHeldSamples``): past it the stage
 /// takes no input and the edge buffer in front of it fills, so a slow service slows the
 /// sources by backpressure, and a dead one costs one timeout (see ``Resolver``).
+///
+/// A lookup that failed (the service unreachable, timing out or answering an error after the
+/// retries, or answering nonsense) with nothing cached passes as UNRESOLVED under `on_error:
+/// stop`, the default: a resolver outage must not end an acquisition. Under `skip` such samples
+/// are dropped and reported, under `dead_letter` they go as they came to `<name>.dead`.
 public final class ResolveTransform: TransformPlugin, DeferredWork {
     public typealias Configuration = ResolverSettings
 
@@ -84,9 +89,28 @@ public final class ResolveTransform: TransformPlugin, DeferredWork {
         while let first = pending.first, first.missing == 0 {
             pending.removeFirst()
             heldSamples -= first.batch.count
-            context.emit(fields.fill(first.batch, outcomes: first.outcomes))
+            context.emit(passOn(first, context: context))
         }
         if (acceptsInput, hasPendingWork) != before { context.wake() }
+    }
+
+    /// The batch with the resolved fields, less the samples whose lookup failed when the
+    /// policy rejects them; those are handed to it as they came, without the added fields.
+    private func passOn(_ item: Pending, context: StageContext) -> Batch {
+        let filled = fields.fill(item.batch, outcomes: item.outcomes)
+        guard context.errorPolicy != .stop else { return filled }
+        let failed = FailedLookups.grouped(item.outcomes.indices) { item.outcomes[$0]?.failure }
+        guard !failed.isEmpty else { return filled }
+        var keep = [Bool](repeating: true, count: filled.count)
+        var kept = filled.count
+        for (reason, rows) in failed {
+            for row in rows { keep[row] = false }
+            kept -= rows.count
+            context.reject(FailedLookups.rows(rows, of: item.batch), reason: reason)
+        }
+        var out = filled
+        out.retain(keep, kept: kept)
+        return out
     }
 
     public func finish(context: StageContext) throws -> Batch {

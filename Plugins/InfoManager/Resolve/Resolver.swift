@@ -19,6 +19,10 @@ public enum ResolveState: String, Sendable {
 struct ResolveOutcome {
     var state: ResolveState
     var answer: ElementAnswer?
+    /// Why the lookup failed, when it did and nothing cached could answer instead: such an
+    /// id is UNRESOLVED under `on_error: stop` and rejected under `skip` or `dead_letter`.
+    /// `nil` for every answer, a cached one included, and when resolving is disabled.
+    var failure: String?
 }
 
 /// Resolves ids for one stage: cache first, then the service with at most `maxInFlight`
@@ -74,7 +78,7 @@ final class Resolver {
         }
         if waiting[id] == nil, monotonicNow() < outageUntil {
             counters.skipped += 1
-            return Self.fallback(found)
+            return Self.fallback(found, failure: lastOutage)
         }
         return nil
     }
@@ -122,7 +126,7 @@ final class Resolver {
             serviceAnswered()
         case .failure(let failure):
             counters.failed += 1
-            outcome = Self.fallback(cache.lookup(id, now: now))
+            outcome = Self.fallback(cache.lookup(id, now: now), failure: failure.description)
             if failure.isOutage { serviceDown(failure) } else { context.warn("'\(id)': \(failure)") }
         }
         let completions = waiting.removeValue(forKey: id) ?? []
@@ -132,13 +136,14 @@ final class Resolver {
         }
     }
 
-    /// What a failed lookup answers: an old answer when there is one.
-    private static func fallback(_ found: ResolveCache.Lookup?) -> ResolveOutcome {
+    /// What a failed lookup answers: an old answer when there is one, else UNRESOLVED carrying
+    /// `failure`, the reason the service gave no answer.
+    private static func fallback(_ found: ResolveCache.Lookup?, failure: String?) -> ResolveOutcome {
         switch found {
         case .fresh(let e)?, .stale(let e)?:
             return e.answer.map { ResolveOutcome(state: .cached, answer: $0) } ?? ResolveOutcome(state: .noData)
         case nil:
-            return ResolveOutcome(state: .unresolved)
+            return ResolveOutcome(state: .unresolved, failure: failure ?? "the service cannot be reached")
         }
     }
 
@@ -162,7 +167,7 @@ final class Resolver {
         let now = Date().timeIntervalSince1970
         while let id = queued.popFirst() {
             counters.skipped += 1
-            let outcome = Self.fallback(cache.lookup(id, now: now))
+            let outcome = Self.fallback(cache.lookup(id, now: now), failure: lastOutage)
             for completion in waiting.removeValue(forKey: id) ?? [] { completion(outcome) }
         }
     }

@@ -20,6 +20,11 @@ final class ResolverLifecycle {
             ? nil : ResolveCacheFile(path: context.resolve(settings.cache.path), settings: settings.cacheIdentity)
     }
 
+    deinit {
+        // A stage that failed (`on_error: stop`) or was aborted is released without `finish`.
+        client?.shutdownInBackground()
+    }
+
     func start(context: StageContext) throws {
         if let cacheFile {
             let loaded = cacheFile.load()

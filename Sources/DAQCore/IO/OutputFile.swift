@@ -111,6 +111,18 @@ public final class OutputFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Forgets the bytes not handed to the kernel yet. After ``flush()`` threw, a sink that has
+    /// reported what they held as failed (or sent it to its dead letters) calls this, so the
+    /// bytes neither reach the file later nor fail ``close()`` again.
+    /// - Returns: how many bytes were dropped.
+    @discardableResult
+    public func discardBuffered() -> Int {
+        let dropped = buffer.count
+        buffer.removeAll(keepingCapacity: true)
+        bytesWritten -= dropped
+        return dropped
+    }
+
     /// Flushes and asks the kernel to put the bytes on the disk.
     public func sync() throws {
         try flush()

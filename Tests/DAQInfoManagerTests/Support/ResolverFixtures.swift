@@ -38,20 +38,22 @@ enum ResolverFixtures {
     }
 
     /// Resolves `ids` (one sample each, 10 ms apart, in one file) through a pipeline whose
-    /// resolver has the YAML `settings` (one `key: value` per line).
+    /// resolver has the YAML `settings` (one `key: value` per line); with `deadLetters` a
+    /// `collect` sink named `dead` reads `resolve.dead`.
     static func resolve(
         _ ids: [String], settings: String, in dir: URL, environment: [String: String] = [:], sink: Bool = false,
-        batchSize: Int = 1024
+        batchSize: Int = 1024, deadLetters: Bool = false
     ) throws -> PipelineHarness.Outcome {
         let input = dir.appendingPathComponent("ids-\(UUID().uuidString).jsonl")
         var text = ""
         for (i, id) in ids.enumerated() {
             var line: [UInt8] = []
             JSONEncoding.appendString(id, to: &line)
-            text += #"{"uptime":\#(Double(i) / 100),"id":\#(String(decoding: line, as: UTF8.self))}"# + "\n"
+            text += #"{"uptime":\#(Double(i) / 100),"id":\#(String(decoding: line, as: UTF8.self)),"n":\#(i)}"# + "\n"
         }
         try text.write(to: input, atomically: true, encoding: .utf8)
         let indented = settings.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+        let dead = deadLetters ? "\n  dead: {type: collect, inputs: [resolve.dead]}" : ""
         let yaml = sink
             ? """
             name: resolve-test
@@ -62,7 +64,7 @@ enum ResolverFixtures {
               resolve:
                 type: infomanager.resolve
                 inputs: [input]
-            \(indented)
+            \(indented)\(dead)
             """
             : """
             name: resolve-test
@@ -75,7 +77,7 @@ enum ResolverFixtures {
                 inputs: [input]
             \(indented)
             sinks:
-              out: {type: collect, inputs: [resolve]}
+              out: {type: collect, inputs: [resolve]}\(dead)
             """
         return try PipelineHarness.run(
             yaml: yaml, plugins: StandardPlugins.all + InfoManagerPlugins.all, environment: environment,
