@@ -100,7 +100,8 @@ final class SampleLog {
     }
 
     /// `<identifier>.<ext>` in the run directory, unless another sink of the run already wrote
-    /// that file (two loggers of one format reading one stream): then the sink's name is added.
+    /// that file (two loggers of one format reading one stream, or this sink before a reload
+    /// restarted it): then the sink's name is added.
     private func freePath(identifier: String, context: StageContext) -> String {
         let dir = directory as NSString
         var path = dir.appendingPathComponent("\(identifier).\(format)")
@@ -111,7 +112,12 @@ final class SampleLog {
             path = dir.appendingPathComponent("\(identifier)-\(suffix).\(format)")
             n += 1
         } while FileManager.default.fileExists(atPath: path)
-        context.warn("\(identifier).\(format) is written by another sink of this run; writing \(path) instead")
+        if context.isRestart {
+            // A JSON document that was closed cannot be continued: the new instance gets its own file.
+            context.notice("\(identifier).\(format) holds what this sink wrote before the reload; writing \(path) from now on")
+        } else {
+            context.warn("\(identifier).\(format) is written by another sink of this run; writing \(path) instead")
+        }
         return path
     }
 }

@@ -8,7 +8,8 @@ import Logging
 ///
 /// The new file is validated first; an invalid one is reported with every diagnostic and the
 /// old configuration keeps running. A valid one goes to ``PipelineRun/reload(_:)``, which
-/// replaces changed transforms in place or refuses, saying why, and the run goes on.
+/// swaps, restarts, adds and removes components without losing a sample, or refuses what only
+/// a new run can change, saying why, and the run goes on.
 final class Reloader: @unchecked Sendable {
     private let file: String
     private let overrides: [String]
@@ -40,13 +41,18 @@ final class Reloader: @unchecked Sendable {
             guard let self, let text = try? String(contentsOfFile: self.file, encoding: .utf8), text != self.lastText else { return }
             _ = self.reload(reason: "\(self.file) changed")
         }
+        timer.setCancelHandler { withExtendedLifetime(timer) {} }
         timer.activate()
-        watcher = timer
+        queue.sync { watcher = timer }
     }
 
     func stop() {
-        watcher?.cancel()
-        watcher = nil
+        // On the timer's own queue, and the timer kept until its cancellation has run: letting
+        // go of it from another thread while it fires is the race the exec watchdog once hit.
+        queue.sync {
+            watcher?.cancel()
+            watcher = nil
+        }
         signals?.restore()
         signals = nil
     }
@@ -67,10 +73,13 @@ final class Reloader: @unchecked Sendable {
             return "\(file) is invalid; the running configuration stays:\n\(text)"
         }
         do {
-            let replaced = try run.reload(spec)
-            let what = replaced.isEmpty ? "nothing changed" : "replaced \(replaced.joined(separator: ", "))"
-            logger.notice("reloaded \(file) (\(reason)): \(what)")
-            return nil
+            let report = try run.reload(spec)
+            if report.failed.isEmpty {
+                logger.notice("reloaded \(file) (\(reason)): \(report)")
+                return nil
+            }
+            logger.error("reloaded \(file) (\(reason)) but components failed, so the run stops: \(report)")
+            return "components failed after the reload, so the run stops: \(report.failed.joined(separator: "; "))"
         } catch {
             logger.error("reload (\(reason)) refused: \(error); the running configuration stays")
             return "\(error)"

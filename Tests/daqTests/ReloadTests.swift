@@ -64,11 +64,31 @@ struct ReloadTests {
         #expect(p.run.finish() == 0)
     }
 
-    @Test func aChangeOutsideTransformsIsRefusedAndTheRunGoesOn() throws {
+    @Test func aChangedSinkRestartsIntoItsOwnFileAndBothFilesKeepTheirSamples() throws {
         let p = try Running()
+        #expect(try Self.feed(p, [1, 2], expecting: 2) == [1, 2])
         try Self.edit(p, "type: logger.jsonl", "type: logger.csv")
         let r = try DAQBinary.run(["control", p.name, "reload"])
-        #expect(r.status == 1 && r.err.contains("sinks.log changed; only transform settings change in a running pipeline"), "\(r.err)")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(p.run.line { $0.contains("reloaded") && $0.contains("restarted log") } != nil, "\(p.run.stderr)")
+        for v in [3, 4] { p.run.send("{\"v\": \(v)}\n") }
+        #expect(p.run.finish() == 0, "\(p.run.stderr)")
+        #expect(try Self.logged(p) == [1, 2], "the first instance's file is closed whole")
+        let dir = try #require(try FileManager.default.contentsOfDirectory(atPath: p.output).first)
+        let csv = try String(contentsOfFile: "\(p.output)/\(dir)/pos.csv", encoding: .utf8).split(separator: "\n")
+        let column = try #require(csv.first?.split(separator: ",").firstIndex(of: "v"), "\(csv)")
+        let values = csv.dropFirst().compactMap { Int($0.split(separator: ",", omittingEmptySubsequences: false)[column]) }
+        #expect(values == [3, 4], "\(csv)")
+        let summary = p.run.stderr
+        #expect(summary.split(separator: "\n").contains { $0.hasPrefix("  log") && $0.contains(" 4 ") }, "both instances counted: \(summary)")
+    }
+
+    @Test func aChangedClockIsRefusedAndTheRunGoesOn() throws {
+        let p = try Running()
+        try Self.edit(p, "sources:", "clock: virtual\nsources:")
+        let r = try DAQBinary.run(["control", p.name, "reload"])
+        #expect(r.status == 1 && r.err.contains("the clock changed"), "\(r.err)")
+        #expect(p.run.line { $0.contains("refused") && $0.contains("the running configuration stays") } != nil, "\(p.run.stderr)")
         #expect(try Self.feed(p, [1], expecting: 1) == [1])
         #expect(p.run.finish() == 0)
     }

@@ -1,4 +1,5 @@
 import DAQCore
+import Foundation
 
 /// Writes samples to a JSON Lines or CSV file, buffered, flushed on the run's interval.
 ///
@@ -62,6 +63,9 @@ public final class FileSink: SinkPlugin {
     private var undelivered = 0
     private var written = 0
     private var headerWritten = false
+    /// Whether rows go after what the file held: `append`, or a reload restarted this sink and
+    /// the file holds the rows of its earlier instance.
+    private var appending = false
     private var warnedColumns: Set<String> = []
     private var beforeLayout = Batch()
 
@@ -72,7 +76,9 @@ public final class FileSink: SinkPlugin {
     }
 
     public func start(context: StageContext) throws {
-        file = try OutputFile(path: path, append: config.append)
+        appending = config.append || (context.isRestart && FileManager.default.fileExists(atPath: path))
+        file = try OutputFile(path: path, append: appending)
+        if appending && !config.append { context.notice("continuing \(path) after a reload") }
         if let fields = config.fields {
             layout = RowLayout(names: (config.metadata ? RowLayout.metadata.filter { !fields.contains($0) } : []) + fields)
         }
@@ -101,7 +107,7 @@ public final class FileSink: SinkPlugin {
 
     private func writeRows(_ batch: Batch, file: OutputFile) throws {
         guard let layout, !batch.isEmpty else { return }
-        if csv && !headerWritten && !config.append {
+        if csv && !headerWritten && !appending {
             try file.write((layout.names.joined(separator: ",") + "\n").utf8)
             headerWritten = true
         }

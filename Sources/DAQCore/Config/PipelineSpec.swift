@@ -96,8 +96,8 @@ public struct ComponentSpec: Sendable {
     public var configuration: any PluginConfiguration
     /// What it does with samples it cannot process.
     public var onError: ErrorPolicy = .stop
-    /// The component's YAML as loaded (after `${VAR}` and `--set`), re-serialized: equal
-    /// fingerprints mean an unchanged component when a running pipeline is reloaded.
+    /// The component's YAML as loaded (after `${VAR}` and `--set`) without `inputs`,
+    /// re-serialized: equal fingerprints mean unchanged settings when a running pipeline is reloaded.
     public var fingerprint = ""
 
     /// The suffix that names a component's dead-letter output in `inputs`.

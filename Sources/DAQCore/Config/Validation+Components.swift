@@ -114,7 +114,7 @@ extension Validation {
                     entry.spec = ComponentSpec(
                         name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name),
                         buffer: buffer ?? .default, configuration: configuration, onError: onError,
-                        fingerprint: (try? Yams.serialize(node: value)) ?? "")
+                        fingerprint: Self.fingerprint(of: pairs, mark: value.mark))
                 }
                 return entry
             } catch let issue as ConfigIssue {
@@ -201,5 +201,12 @@ extension Validation {
             spec.whenFull = policy
         }
         return spec
+    }
+
+    /// The component's settings as YAML text, `inputs` left out: a reload rewires a component
+    /// whose inputs alone changed and keeps it running.
+    static func fingerprint(of pairs: [(Node, Node)], mark: Mark?) -> String {
+        let settings = pairs.filter { $0.0.string != "inputs" }
+        return (try? Yams.serialize(node: .mapping(Node.Mapping(settings, Tag(.map), .block, mark)))) ?? ""
     }
 }

@@ -20,7 +20,8 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
 
     /// Runs on `queue`.
     func drain() {
-        guard !ended else { return }
+        // A stage a reload added is wired before it starts: what arrives waits in the inbox.
+        guard !ended, lifecycle.state != .idle, lifecycle.state != .starting else { return }
         if pipeline?.isCancelled == true || lifecycle.state == .failed {
             inbox?.discardAll()
         }
@@ -36,7 +37,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             case .ended:
                 // A sink ends only once no stage can change the step: a step card scanned
                 // upstream of another branch still gets its marker here.
-                if kind == .sink, running, pipeline?.stepsSettled(orNotify: { [weak self] in self?.wake() }) == false {
+                if kind == .sink, running, !retiring, pipeline?.stepsSettled(orNotify: { [weak self] in self?.wake() }) == false {
                     return
                 }
                 if running, let deferred {
@@ -67,6 +68,12 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             }
         }
         queue.async { self.drain() }
+    }
+
+    override func abandonStart(_ message: String) {
+        ended = true
+        inbox?.discardAll()
+        super.abandonStart(message)
     }
 
     override func failFromPlugin(_ message: String) {

@@ -1,70 +1,180 @@
-import Synchronization
-
-/// Why a new configuration cannot be applied to a running pipeline.
-public struct ReloadRefusal: Error, CustomStringConvertible {
-    public var description: String
-}
+import Dispatch
 
 extension PipelineRun {
-    /// Applies `new` to the running pipeline without stopping it, and returns the components
-    /// it replaced.
+    /// Applies `new` to the running pipeline without stopping it.
     ///
-    /// Components whose configuration is unchanged keep their state and their buffers. A
-    /// changed transform is replaced between two batches on its own queue: the old instance's
-    /// `finish` output goes downstream first and its input buffer stays, so a reload loses no
-    /// sample. Everything else — another graph, a changed source or sink, a transform that
-    /// finishes work after `process` returns, other clock or steps — needs a restart, and the
-    /// run goes on unchanged with a refusal that says why.
-    /// - Throws: ``ReloadRefusal``, or the error of a new transform that could not start.
-    public func reload(_ new: PipelineSpec) throws -> [String] {
+    /// Unchanged components keep their state and buffers. A transform whose settings alone
+    /// changed (same type, buffer and `on_error`, no work still in flight after `process`) takes
+    /// them between two batches on its own queue, its old instance's `finish` output going
+    /// downstream first. Every other changed component drains, stops and starts: its producers
+    /// switch to the new instance's buffer (which holds what arrives meanwhile), the old instance
+    /// ends on what it already had, and only then does the new one start, so the two never hold
+    /// a file or a device at once. Added components start once wired; removed ones drain and
+    /// stop. Inputs are rewired before any old edge is closed, so no consumer sees its inputs end.
+    /// A restarted source begins reading anew (a recording from its start).
+    ///
+    /// What only a new run can change — the clock, the steps, the name, the metrics section —
+    /// is refused and the run goes on unchanged; so is a file whose new plugins cannot be built.
+    /// - Throws: ``ReloadRefusal`` or ``PipelineStartError``; the run is then as it was.
+    public func reload(_ new: PipelineSpec) throws -> ReloadReport {
         try reloading.withLock { current in
-            let changed = try Self.changedTransforms(from: current ?? spec, to: new)
-            var built: [(TransformStage, any Transform)] = []
-            for c in changed {
-                guard let stage = stage(named: c.name) as? TransformStage else { continue }
-                if stage.transform is any DeferredWork {
-                    throw ReloadRefusal(description: "transforms.\(c.name) (\(c.plugin.typeName)) finishes work after process returns; restart the run to change it")
-                }
-                let context = PluginContext(componentName: c.name, pipelineName: new.name, baseDirectory: "", clock: new.clock)
-                guard case .transform(let t) = try c.plugin.makeStage(c.configuration, context: context) else { continue }
-                built.append((stage, t))
+            let old = current ?? spec
+            let now = lifecycleState
+            guard now == .running || now == .paused else {
+                throw ReloadRefusal(description: "the run is \(now.rawValue); only a running or paused run reloads")
             }
-            for (stage, t) in built {
-                try stage.queue.sync { try stage.replaceTransform(with: t) }
-            }
+            let plan = try ReloadPlan(from: old, to: new)
+            var change = try prepare(plan, from: old, to: new)
+            guard admitLate(change.fresh) else { throw ReloadRefusal(description: "the run has ended") }
             current = new
-            return built.map(\.0.name)
+            apply(&change, new)
+            return change.report
         }
     }
 
-    /// The transforms whose configuration differs, or a refusal naming what else changed.
-    static func changedTransforms(from old: PipelineSpec, to new: PipelineSpec) throws -> [ComponentSpec] {
-        func refuse(_ what: String) -> ReloadRefusal {
-            ReloadRefusal(description: "\(what); only transform settings change in a running pipeline, restart the run for this")
-        }
-        if old.clock != new.clock || old.speed != new.speed { throw refuse("the clock changed") }
-        if old.steps != new.steps { throw refuse("the steps changed") }
-        if old.metrics != new.metrics { throw refuse("the metrics section changed") }
+    /// The stages a reload builds and retires, and what it reports.
+    struct ReloadChange {
+        var report = ReloadReport()
+        /// The stage of every component of the new file.
+        var live: [String: StageRuntime] = [:]
+        var fresh: [StageRuntime] = []
+        var retiring: [StageRuntime] = []
+        var swaps: [(TransformStage, any Transform)] = []
+    }
+
+    /// Builds every new plugin before anything changes: one that cannot be built refuses the reload.
+    private func prepare(_ plan: ReloadPlan, from old: PipelineSpec, to new: PipelineSpec) throws -> ReloadChange {
+        var change = ReloadChange()
+        for name in componentNames { change.live[name] = stage(named: name) }
         let before = Dictionary(old.components.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let after = Set(new.components.map(\.name))
-        if let added = new.components.first(where: { before[$0.name] == nil }) {
-            throw refuse("\(added.kind.section).\(added.name) is new")
+        for c in plan.changed {
+            guard let running = change.live[c.name], let was = before[c.name] else { continue }
+            if ReloadPlan.replacesInPlace(c, was: was, stage: running), let stage = running as? TransformStage {
+                guard case .transform(let t) = try makePlugin(c, pipelineName: new.name) else { continue }
+                change.swaps.append((stage, t))
+                change.report.replaced.append(c.name)
+            } else {
+                let stage = try buildStage(c, pipelineName: new.name, restart: true)
+                stage.inheritTaps(from: running)
+                change.fresh.append(stage)
+                change.retiring.append(running)
+                change.live[c.name] = stage
+                change.report.restarted.append(c.name)
+            }
         }
-        if let removed = old.components.first(where: { !after.contains($0.name) }) {
-            throw refuse("\(removed.kind.section).\(removed.name) was removed")
+        for c in plan.added {
+            change.live[c.name] = try buildStage(c, pipelineName: new.name)
+            change.fresh.append(change.live[c.name]!)
+            change.report.added.append(c.name)
         }
-        var changed: [ComponentSpec] = []
+        for c in plan.removed {
+            if let stage = change.live.removeValue(forKey: c.name) { change.retiring.append(stage) }
+            change.report.removed.append(c.name)
+        }
+        let restarted = Set(change.report.restarted)
+        change.report.rewired = new.components.map(\.name).filter { plan.rewired.contains($0) && !restarted.contains($0) }
+        return change
+    }
+
+    private func apply(_ change: inout ReloadChange, _ new: PipelineSpec) {
+        place(change, new)
+        rewire(change, new)
+        for (stage, transform) in change.swaps {
+            do {
+                try stage.queue.sync { try stage.replaceTransform(with: transform) }
+            } catch {
+                change.report.failed.append("\(stage.name): \(error)")
+            }
+        }
+        // A stop that came before the new sources were listed did not reach them.
+        if lifecycleState == .stopping || lifecycleState.isFinal {
+            for s in change.fresh where s.kind == .source { s.requestStop() }
+        }
+        let retired = DispatchGroup()
+        for stage in change.retiring {
+            retire(stage, into: retired)
+            if stage.kind == .source { stage.requestStop() } else { stage.wake() }
+        }
+        retired.wait()
+        var abandoned: Set<ObjectIdentifier> = []
+        for kind in [PluginKind.sink, .transform, .source] {
+            for s in change.fresh where s.kind == kind {
+                let started: Result<Void, any Error> = s.queue.sync {
+                    s.move(to: .starting)
+                    return Result { try s.startPlugin() }
+                }
+                if case .failure(let error) = started {
+                    change.report.failed.append("\(s.name): \(error)")
+                    s.queue.sync { s.abandonStart("could not start after a reload: \(error)") }
+                    abandoned.insert(ObjectIdentifier(s))
+                    continue
+                }
+                s.queue.sync {
+                    s.move(to: .running)
+                    if s.kind == .source, isPaused { s.move(to: .paused) }
+                }
+            }
+        }
+        for s in change.fresh where !abandoned.contains(ObjectIdentifier(s)) {
+            if let source = s as? SourceStage { source.begin() } else { s.wake() }
+        }
+    }
+
+    /// Lists the new stages in pipeline order, each restarted one right after its old instance.
+    private func place(_ change: ReloadChange, _ new: PipelineSpec) {
+        let leaving = Dictionary(change.retiring.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        editRoster { stages in
+            var ordered: [StageRuntime] = []
+            for c in new.components {
+                if let old = leaving[c.name] { ordered.append(old) }
+                if let s = change.live[c.name] { ordered.append(s) }
+            }
+            let listed = Set(ordered.map(ObjectIdentifier.init))
+            ordered += stages.filter { !listed.contains(ObjectIdentifier($0)) }
+            stages = ordered
+        }
+    }
+
+    /// Makes every producer's outputs those of the new file. Each producer switches in one
+    /// step on its own queue, so a batch goes to the old edges or the new, never both; every new
+    /// edge is counted in before any old one closes, so no consumer sees its last input end.
+    private func rewire(_ change: ReloadChange, _ new: PipelineSpec) {
+        var wanted: [ObjectIdentifier: (primary: [Inbox], dead: [Inbox])] = [:]
         for c in new.components {
-            let o = before[c.name]!
-            guard o.fingerprint != c.fingerprint else { continue }
-            let path = "\(c.kind.section).\(c.name)"
-            if c.kind != .transform { throw refuse("\(path) changed") }
-            if o.plugin.typeName != c.plugin.typeName { throw refuse("\(path) is now a \(c.plugin.typeName)") }
-            if o.inputs != c.inputs { throw refuse("\(path).inputs changed") }
-            if o.buffer != c.buffer { throw refuse("\(path).buffer changed") }
-            if o.onError != c.onError { throw refuse("\(path).on_error changed") }
-            changed.append(c)
+            guard let inbox = change.live[c.name]?.inbox else { continue }
+            for input in c.inputs {
+                let (name, dead) = ComponentSpec.producer(of: input)
+                guard let producer = change.live[name] else { continue }
+                let id = ObjectIdentifier(producer)
+                if dead { wanted[id, default: ([], [])].dead.append(inbox) } else { wanted[id, default: ([], [])].primary.append(inbox) }
+            }
         }
-        return changed
+        let producers = change.live.values.sorted { $0.name < $1.name }
+        var adding: [ObjectIdentifier: (primary: [Inbox], dead: [Inbox])] = [:]
+        for p in producers {
+            let (primary, dead) = wanted[ObjectIdentifier(p)] ?? ([], [])
+            let (current, currentDead) = p.queue.sync { (p.outputs, p.deadOutputs) }
+            let new = (primary.filter { i in !current.contains { $0 === i } }, dead.filter { i in !currentDead.contains { $0 === i } })
+            for inbox in new.0 + new.1 { inbox.addInput() }
+            adding[ObjectIdentifier(p)] = new
+        }
+        for p in producers {
+            let (primary, dead) = wanted[ObjectIdentifier(p)] ?? ([], [])
+            let (addPrimary, addDead) = adding[ObjectIdentifier(p)] ?? ([], [])
+            p.queue.sync {
+                // It ended meanwhile: it closed what it had, and the new edges never opened.
+                guard !p.lifecycle.state.isFinal else {
+                    for inbox in addPrimary + addDead { inbox.closeInput() }
+                    return
+                }
+                let gone = p.outputs.filter { o in !primary.contains { $0 === o } }
+                    + p.deadOutputs.filter { o in !dead.contains { $0 === o } }
+                p.outputs.removeAll { o in !primary.contains { $0 === o } }
+                p.deadOutputs.removeAll { o in !dead.contains { $0 === o } }
+                p.outputs += addPrimary
+                p.deadOutputs += addDead
+                for inbox in gone { inbox.closeInput() }
+            }
+        }
     }
 }

@@ -18,7 +18,10 @@ public final class PipelineRun: Sendable {
 
     private struct State {
         var lifecycle = Lifecycle()
-        var finishedStages = 0
+        /// Stages counted in and not yet finished; the run ends when it comes back to 0.
+        var activeStages = 0
+        /// Stages a reload retires, and the group its wait is in.
+        var retiring: [ObjectIdentifier: DispatchGroup] = [:]
         var failure: String?
         var cancelled = false
         var paused = false
@@ -44,8 +47,12 @@ public final class PipelineRun: Sendable {
     /// Orders the run's own state changes with their events (see `move(to:)`).
     private let transitions = NSRecursiveLock()
     private let done = DispatchGroup()
-    nonisolated(unsafe) private var stages: [StageRuntime] = []
-    private let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
+    /// The stages in pipeline order, and the counters of those a reload retired: one lock, so
+    /// a retired stage's counts are never missing from, or counted twice in, ``statistics``.
+    private let roster = Mutex(Roster())
+    /// Every stage now, in pipeline order; a reload adds and retires stages while the run goes.
+    var stages: [StageRuntime] { roster.withLock { $0.stages } }
+    let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
     /// The run directories and files sinks write, and their manifests.
     public let recorder: RunRecorder
     /// The run's steps, the pipeline's and those stages add.
@@ -62,48 +69,15 @@ public final class PipelineRun: Sendable {
             pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate)
         schedule = StepSchedule(spec.steps)
         var byName: [String: StageRuntime] = [:]
+        var built: [StageRuntime] = []
         for c in spec.components {
-            let context = PluginContext(
-                componentName: c.name, pipelineName: spec.name, baseDirectory: "", clock: spec.clock)
-            let built: BuiltStage
-            do {
-                built = try c.plugin.makeStage(c.configuration, context: context)
-            } catch {
-                throw PipelineStartError(component: "\(c.kind.section).\(c.name)", message: "\(error)")
-            }
-            let stage: StageRuntime
-            switch built {
-            case .source(let s):
-                stage = SourceStage(name: c.name, type: c.plugin.typeName, source: s, batchSize: options.batchSize, pool: pool)
-            case .transform(let t):
-                stage = TransformStage(name: c.name, type: c.plugin.typeName, transform: t, pool: pool)
-            case .sink(let s):
-                stage = SinkStage(
-                    name: c.name, type: c.plugin.typeName, sink: s, flushInterval: options.flushInterval, pool: pool)
-            }
-            let metrics = StageMetrics(pipeline: spec.name, component: c.name, kind: c.kind, type: c.plugin.typeName)
-            stage.metrics = metrics
-            if c.kind != .source {
-                stage.inbox = Inbox(
-                    owner: c.name, capacity: c.buffer.size, policy: c.buffer.whenFull, metrics: metrics
-                ) { [weak stage] in
-                    stage?.wake()
-                }
-                stage.stats.withLock { $0.bufferCapacity = c.buffer.size }
-                metrics.bufferCapacity.record(c.buffer.size)
-            }
-            stage.onError = c.onError
-            stage.changesSteps = c.plugin.changesSteps
-            if c.plugin.changesSteps { state.withLock { $0.stepChangers += 1 } }
-            stage.context = StageContext(
-                stage: stage, pipelineName: spec.name, clock: clock, schedule: schedule, runDirectory: options.runDirectory)
+            let stage = try buildStage(c, pipelineName: spec.name)
             byName[c.name] = stage
-            stages.append(stage)
+            built.append(stage)
         }
         for c in spec.components {
             for input in c.inputs {
-                let dead = input.hasSuffix(ComponentSpec.deadLetterSuffix)
-                let producerName = dead ? String(input.dropLast(ComponentSpec.deadLetterSuffix.count)) : input
+                let (producerName, dead) = ComponentSpec.producer(of: input)
                 guard let producer = byName[producerName], let consumer = byName[c.name], let inbox = consumer.inbox else {
                     continue
                 }
@@ -111,7 +85,8 @@ public final class PipelineRun: Sendable {
                 inbox.addInput()
             }
         }
-        for s in stages { s.pipeline = self }
+        for stage in built { count(in: stage) }
+        roster.withLock { $0.stages = built }
     }
 
     /// Starts sinks, then transforms, then sources.
@@ -134,8 +109,10 @@ public final class PipelineRun: Sendable {
                 started.append(s)
             }
         }
-        for _ in stages { done.enter() }
-        for s in stages { s.queue.sync { s.move(to: .running) } }
+        let all = stages
+        state.withLock { $0.activeStages = all.count }
+        for _ in all { done.enter() }
+        for s in all { s.queue.sync { s.move(to: .running) } }
         move(to: .running)
         if let duration = options.duration, clock.mode != .virtual {
             pool.asyncAfter(deadline: .now() + duration / clock.speed) { [weak self] in self?.stop() }
@@ -195,16 +172,30 @@ public final class PipelineRun: Sendable {
         done.notify(queue: pool) { body(self.result()) }
     }
 
-    /// Every stage's counters now, in pipeline order.
+    /// Every stage's counters now, in pipeline order. A component a reload restarted shows the
+    /// sum of its instances; one it removed keeps its own row at the end.
     public var statistics: [StageStatistics] {
-        stages.map { s in
-            var st = s.stats.withLock { $0 }
-            if let (dropped, buffered, peak) = s.inbox?.counters {
-                st.dropped = dropped
-                st.buffered = buffered
-                st.bufferPeak = peak
+        roster.withLock { r in
+            var rows: [StageStatistics] = []
+            var index: [String: Int] = [:]
+            // Later in the list means newer (a restarted component's new instance follows the old).
+            for row in r.stages.map(\.statistics) {
+                if let i = index[row.name] { rows[i] = row.absorbing(rows[i]) } else {
+                    index[row.name] = rows.count
+                    rows.append(row)
+                }
             }
-            return st
+            let live = rows.count
+            // Retired instances, oldest first, are older than any live one of the same name.
+            for row in r.retired.compactMap(\.final) {
+                if let i = index[row.name] {
+                    rows[i] = i < live ? rows[i].absorbing(row) : row.absorbing(rows[i])
+                } else {
+                    index[row.name] = rows.count
+                    rows.append(row)
+                }
+            }
+            return rows
         }
     }
 
@@ -214,12 +205,16 @@ public final class PipelineRun: Sendable {
         for s in stages where command.target == nil || command.target == s.name { s.control(command) }
     }
 
+    /// The newest instance of component `name` (during a reload the one replacing the old).
     func stage(named name: String) -> StageRuntime? {
-        stages.first { $0.name == name }
+        stages.last { $0.name == name }
     }
 
     /// The names of the components, in pipeline order.
-    public var componentNames: [String] { stages.map(\.name) }
+    public var componentNames: [String] {
+        var seen: Set<String> = []
+        return stages.map(\.name).filter { seen.insert($0).inserted }
+    }
 
     /// Makes `path` the run's step from now on the run clock, as a scanned step card does.
     public func changeStep(to path: String) {
@@ -228,7 +223,7 @@ public final class PipelineRun: Sendable {
 
     /// The plugin instance of component `name`, for tests and embedding applications.
     public func plugin(named name: String) -> AnyObject? {
-        stages.first { $0.name == name }?.plugin
+        stage(named: name)?.plugin
     }
 
     /// The pipeline's state now.
@@ -334,11 +329,13 @@ public final class PipelineRun: Sendable {
             }
             for w in waiters { w() }
         }
-        let all = state.withLock { s -> Bool in
-            s.finishedStages += 1
-            if s.finishedStages == stages.count { s.endDate = Date().timeIntervalSince1970 }
-            return s.finishedStages == stages.count
+        let retired = stage.statistics
+        let (all, group) = state.withLock { s -> (Bool, DispatchGroup?) in
+            s.activeStages -= 1
+            if s.activeStages == 0 { s.endDate = Date().timeIntervalSince1970 }
+            return (s.activeStages == 0, s.retiring.removeValue(forKey: ObjectIdentifier(stage)))
         }
+        if group != nil { roster.withLock { $0.retire(stage, final: retired) } }
         if all {
             let (failed, cancelled) = state.withLock { ($0.failure != nil, $0.cancelled) }
             if lifecycleState == .running || lifecycleState == .paused { move(to: .stopping) }
@@ -346,5 +343,67 @@ public final class PipelineRun: Sendable {
             recorder.finish(result())
         }
         done.leave()
+        group?.leave()
+    }
+
+    /// Counts `stage` in: it may change steps, and the run waits for it once started.
+    func count(in stage: StageRuntime) {
+        if stage.changesSteps { state.withLock { $0.stepChangers += 1 } }
+    }
+
+    /// Counts in the stages a reload adds: the run now waits for them too. Returns `false`, and
+    /// counts nothing, when the run has already ended.
+    func admitLate(_ added: [StageRuntime]) -> Bool {
+        let admitted = state.withLock { s -> Bool in
+            guard s.activeStages > 0 else { return false }
+            s.activeStages += added.count
+            return true
+        }
+        guard admitted else { return false }
+        for stage in added {
+            count(in: stage)
+            done.enter()
+        }
+        return true
+    }
+
+    /// Marks `stage` as leaving the run; `group` is left once it has finished. Runs on the
+    /// stage's queue, where it finishes, so one that has already ended is simply moved out.
+    func retire(_ stage: StageRuntime, into group: DispatchGroup) {
+        stage.queue.sync {
+            stage.retiring = true
+            let final = stage.lifecycle.state.isFinal ? stage.statistics : nil
+            roster.withLock { r in
+                r.retired.append(Roster.Retired(stage: ObjectIdentifier(stage), final: nil))
+                if let final { r.retire(stage, final: final) }
+            }
+            guard final == nil else { return }
+            group.enter()
+            state.withLock { $0.retiring[ObjectIdentifier(stage)] = group }
+        }
+    }
+
+    /// Changes the stage list under its lock (a reload adding and placing stages).
+    func editRoster(_ body: (inout [StageRuntime]) -> Void) {
+        roster.withLock { body(&$0.stages) }
+    }
+}
+
+/// The stages of a run, and the final counters of those a reload retired.
+struct Roster {
+    /// A stage a reload retires, in the order the reloads named them; `final` once it ended.
+    struct Retired {
+        let stage: ObjectIdentifier
+        var final: StageStatistics?
+    }
+    var stages: [StageRuntime] = []
+    var retired: [Retired] = []
+
+    /// Moves an ended stage out of the list, keeping its counters.
+    mutating func retire(_ stage: StageRuntime, final: StageStatistics) {
+        stages.removeAll { $0 === stage }
+        if let i = retired.firstIndex(where: { $0.stage == ObjectIdentifier(stage) && $0.final == nil }) {
+            retired[i].final = final
+        }
     }
 }

@@ -20,14 +20,22 @@ public final class StageContext: Sendable {
     public var steps: [StepSpec] { schedule.snapshot().steps }
     /// The run's output directory when one was given (`daq run --output`), else `nil`.
     public let runDirectory: String?
+    /// Whether this instance replaces one of the same component earlier in the run (a reload
+    /// restarted it): what that instance wrote is the run's data, so files are continued or
+    /// written beside it, never overwritten.
+    public let isRestart: Bool
     /// Weak: a plugin's callback can outlive its run (a child process's exit, a late HTTP
     /// answer); after the run is gone, what it reports is dropped instead of crashing.
     nonisolated(unsafe) private weak var stage: StageRuntime?
     /// Keeps a detached stage alive; `nil` inside a pipeline, which owns its stages.
     nonisolated(unsafe) var owner: AnyObject?
 
-    init(stage: StageRuntime, pipelineName: String, clock: RunClock, schedule: StepSchedule, runDirectory: String?) {
+    init(
+        stage: StageRuntime, pipelineName: String, clock: RunClock, schedule: StepSchedule, runDirectory: String?,
+        isRestart: Bool = false
+    ) {
         self.stage = stage
+        self.isRestart = isRestart
         self.name = stage.name
         self.pipelineName = pipelineName
         self.clock = clock

@@ -23,6 +23,9 @@ class StageRuntime: @unchecked Sendable {
     var onError: ErrorPolicy = .stop
     /// Whether its plugin changes the run's step; sinks wait for such stages before they end.
     var changesSteps = false
+    /// Set when a reload replaces or removes this stage: it drains and ends without waiting
+    /// for the rest of the run.
+    var retiring = false
     /// This stage's input buffer; `nil` for sources.
     var inbox: Inbox?
     var lifecycle = Lifecycle()
@@ -40,11 +43,30 @@ class StageRuntime: @unchecked Sendable {
         self.stats = Mutex(StageStatistics(name: name, kind: kind, type: type))
     }
 
+    /// The counters now, with the input buffer's.
+    var statistics: StageStatistics {
+        var st = stats.withLock { $0 }
+        if let (dropped, buffered, peak) = inbox?.counters {
+            st.dropped = dropped
+            st.buffered = buffered
+            st.bufferPeak = peak
+        }
+        return st
+    }
+
     /// Starts the plugin; runs on the stage's queue. Subclasses override.
     func startPlugin() throws {}
 
     /// Undoes a successful start when a later stage could not start. Subclasses override.
     func abortStarted() {}
+
+    /// Ends a stage a reload added whose plugin could not start: the run fails as it would
+    /// have at its start. Runs on the stage's queue.
+    func abandonStart(_ message: String) {
+        noteError(message, fatal: true)
+        pipeline?.stageFailed(self)
+        finishStage(.failed)
+    }
 
     /// Called when a producer offered into this stage's inbox or a waiter fired.
     func wake() {}
@@ -103,6 +125,14 @@ class StageRuntime: @unchecked Sendable {
         if tapped.load(ordering: .acquiring) {
             for tap in taps.withLock({ $0 }) { tap(batch) }
         }
+    }
+
+    /// Takes over `other`'s observers: a tap on a component a reload restarted keeps seeing it.
+    func inheritTaps(from other: StageRuntime) {
+        let handlers = other.taps.withLock { $0 }
+        guard !handlers.isEmpty else { return }
+        taps.withLock { $0.append(contentsOf: handlers) }
+        tapped.store(true, ordering: .releasing)
     }
 
     /// Adds an observer of this stage's output.

@@ -39,4 +39,21 @@ public struct StageStatistics: Sendable, Hashable {
         self.kind = kind
         self.type = type
     }
+
+    /// These counters (of a newer instance of the component) added to those of `older`, an
+    /// instance a reload replaced: state, buffer fill and capacity are the newer one's.
+    func absorbing(_ older: StageStatistics) -> StageStatistics {
+        var s = self
+        s.samplesIn += older.samplesIn
+        s.samplesOut += older.samplesOut
+        s.dropped += older.dropped
+        s.errors += older.errors
+        s.bufferPeak = max(s.bufferPeak, older.bufferPeak)
+        s.sent += older.sent
+        s.delivered += older.delivered
+        s.failed += older.failed
+        s.bytes += older.bytes
+        s.failure = s.failure ?? older.failure
+        return s
+    }
 }

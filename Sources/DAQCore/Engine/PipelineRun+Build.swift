@@ -1,0 +1,54 @@
+extension PipelineRun {
+    /// Builds the stage of component `c`, its plugin constructed, its input buffer made; nothing
+    /// of the run changes until the stage is counted in, so a reload whose second plugin cannot
+    /// be built leaves the run as it was.
+    /// - Throws: ``PipelineStartError`` when the plugin cannot be built.
+    func buildStage(_ c: ComponentSpec, pipelineName: String, restart: Bool = false) throws -> StageRuntime {
+        let stage: StageRuntime
+        switch try makePlugin(c, pipelineName: pipelineName) {
+        case .source(let s):
+            stage = SourceStage(name: c.name, type: c.plugin.typeName, source: s, batchSize: options.batchSize, pool: pool)
+        case .transform(let t):
+            stage = TransformStage(name: c.name, type: c.plugin.typeName, transform: t, pool: pool)
+        case .sink(let s):
+            stage = SinkStage(name: c.name, type: c.plugin.typeName, sink: s, flushInterval: options.flushInterval, pool: pool)
+        }
+        let metrics = StageMetrics(pipeline: pipelineName, component: c.name, kind: c.kind, type: c.plugin.typeName)
+        stage.metrics = metrics
+        if c.kind != .source {
+            stage.inbox = Inbox(owner: c.name, capacity: c.buffer.size, policy: c.buffer.whenFull, metrics: metrics) {
+                [weak stage] in
+                stage?.wake()
+            }
+            stage.stats.withLock { $0.bufferCapacity = c.buffer.size }
+            metrics.bufferCapacity.record(c.buffer.size)
+        }
+        stage.onError = c.onError
+        stage.changesSteps = c.plugin.changesSteps
+        stage.context = StageContext(
+            stage: stage, pipelineName: pipelineName, clock: clock, schedule: schedule,
+            runDirectory: options.runDirectory, isRestart: restart)
+        stage.pipeline = self
+        return stage
+    }
+}
+
+extension PipelineRun {
+    /// Constructs component `c`'s plugin.
+    /// - Throws: ``PipelineStartError`` naming the component.
+    func makePlugin(_ c: ComponentSpec, pipelineName: String) throws -> BuiltStage {
+        let context = PluginContext(componentName: c.name, pipelineName: pipelineName, baseDirectory: "", clock: spec.clock)
+        do {
+            return try c.plugin.makeStage(c.configuration, context: context)
+        } catch {
+            throw PipelineStartError(component: "\(c.kind.section).\(c.name)", message: "\(error)")
+        }
+    }
+}
+
+extension ComponentSpec {
+    /// The component an entry of `inputs` names, and whether it names its dead letters.
+    static func producer(of input: String) -> (name: String, dead: Bool) {
+        input.hasSuffix(deadLetterSuffix) ? (String(input.dropLast(deadLetterSuffix.count)), true) : (input, false)
+    }
+}
