@@ -6,4 +6,5 @@
 @_exported import DAQStandard
 @_exported import DAQBLE
 @_exported import DAQBarcode
+@_exported import DAQInfoManager
 @_exported import DAQTransport

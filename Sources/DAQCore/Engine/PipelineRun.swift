@@ -16,7 +16,7 @@ import Synchronization
 public final class PipelineRun: Sendable {
     enum Admission { case open, reached }
 
-    private struct State {
+    struct State {
         var lifecycle = Lifecycle()
         /// Stages counted in and not yet finished; the run ends when it comes back to 0.
         var activeStages = 0
@@ -42,14 +42,14 @@ public final class PipelineRun: Sendable {
     public let options: RunOptions
     /// The run clock, started at ``start()``.
     public let clock: RunClock
-    private let observers: [any PipelineObserver]
-    private let state = Mutex(State())
+    let observers: [any PipelineObserver]
+    let state = Mutex(State())
     /// Orders the run's own state changes with their events (see `move(to:)`).
     private let transitions = NSRecursiveLock()
-    private let done = DispatchGroup()
+    let done = DispatchGroup()
     /// The stages in pipeline order, and the counters of those a reload retired: one lock, so
     /// a retired stage's counts are never missing from, or counted twice in, ``statistics``.
-    private let roster = Mutex(Roster())
+    let roster = Mutex(Roster())
     /// Every stage now, in pipeline order; a reload adds and retires stages while the run goes.
     var stages: [StageRuntime] { roster.withLock { $0.stages } }
     let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
@@ -126,7 +126,7 @@ public final class PipelineRun: Sendable {
     }
 
     /// Stops every source but `spared`, which ends by itself after emitting what it admitted.
-    private func stop(sparing spared: StageRuntime?) {
+    func stop(sparing spared: StageRuntime?) {
         let proceed = state.withLock { s -> Bool in
             guard !s.lifecycle.state.isFinal, s.lifecycle.state != .stopping else { return false }
             return true
@@ -229,7 +229,7 @@ public final class PipelineRun: Sendable {
     /// The pipeline's state now.
     public var lifecycleState: LifecycleState { state.withLock { $0.lifecycle.state } }
 
-    private func result() -> RunResult {
+    func result() -> RunResult {
         let (lifecycle, failure, end) = state.withLock { ($0.lifecycle.state, $0.failure, $0.endDate) }
         return RunResult(
             state: lifecycle, stages: statistics, startDate: clock.startDate,
@@ -237,7 +237,7 @@ public final class PipelineRun: Sendable {
     }
 
     @discardableResult
-    private func move(to next: LifecycleState) -> Bool {
+    func move(to next: LifecycleState) -> Bool {
         // A stop and the last stage finishing can move the run at the same moment from two
         // threads; the transition and its event go out together, so observers see the states
         // in the order they were taken (stopping before finished). Recursive: an observer may
@@ -251,159 +251,5 @@ public final class PipelineRun: Sendable {
         guard let from else { return false }
         publish(.state(component: nil, from: from, to: next))
         return true
-    }
-
-    // MARK: - Called by stages
-
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-    var isPaused: Bool { state.withLock { $0.paused } }
-
-    func publish(_ event: PipelineEvent) {
-        for o in observers { o.handle(event) }
-    }
-
-    /// Applies `--max-samples` and `--duration` to a batch a source has read.
-    func admit(_ batch: inout Batch, from stage: SourceStage) -> Admission {
-        var reached = false
-        if let duration = options.duration, let cut = batch.uptimes.firstIndex(where: { $0 >= duration }) {
-            batch = batch.slice(0..<cut)
-            reached = true
-        }
-        let (allowed, stopAll) = state.withLock { s -> (Int, Bool) in
-            var allowed = batch.count
-            if let max = options.maxSamples { allowed = Swift.min(allowed, Swift.max(0, max - s.admitted)) }
-            s.admitted += allowed
-            return (allowed, options.maxSamples.map { s.admitted >= $0 } ?? false)
-        }
-        if allowed < batch.count { batch = batch.slice(0..<allowed) }
-        if stopAll {
-            pool.async { [weak self, weak stage] in self?.stop(sparing: stage) }
-            return .reached
-        }
-        return reached ? .reached : .open
-    }
-
-    /// A source emitted samples up to `uptime` (read-ahead samples not yet due do not count).
-    func noteEmitted(upTo uptime: Double) {
-        state.withLock { if uptime > $0.maxUptime { $0.maxUptime = uptime } }
-    }
-
-    /// The latest sample time any source has emitted.
-    var emittedWatermark: Double { state.withLock { $0.maxUptime } }
-
-    /// The latest sample time emitted, for the stop marker.
-    func finalUptime() -> Double {
-        let maxUptime = state.withLock { $0.maxUptime }
-        return clock.mode == .virtual ? maxUptime : Swift.max(maxUptime, clock.now())
-    }
-
-    /// Publishes each step change once, whichever sink reaches it first.
-    func noteStep(_ change: (String, Double)) {
-        let isNew = state.withLock { $0.stepsSeen.insert(StepSpec(path: change.0, at: change.1)).inserted }
-        if isNew { publish(.stepChanged(path: change.0, uptime: change.1)) }
-    }
-
-    func stageFailed(_ stage: StageRuntime) {
-        let message = stage.stats.withLock { $0.failure } ?? "failed"
-        state.withLock { if $0.failure == nil { $0.failure = "\(stage.name): \(message)" } }
-        stop()
-    }
-
-    /// Whether no stage can change the step any more; when one still can, `resume` is called
-    /// once none can.
-    func stepsSettled(orNotify resume: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { s in
-            if s.stepChangers == 0 || s.cancelled { return true }
-            s.stepWaiters.append(resume)
-            return false
-        }
-    }
-
-    func stageFinished(_ stage: StageRuntime) {
-        if stage.changesSteps {
-            let waiters = state.withLock { s -> [@Sendable () -> Void] in
-                s.stepChangers -= 1
-                guard s.stepChangers == 0 else { return [] }
-                defer { s.stepWaiters = [] }
-                return s.stepWaiters
-            }
-            for w in waiters { w() }
-        }
-        let retired = stage.statistics
-        let (all, group) = state.withLock { s -> (Bool, DispatchGroup?) in
-            s.activeStages -= 1
-            if s.activeStages == 0 { s.endDate = Date().timeIntervalSince1970 }
-            return (s.activeStages == 0, s.retiring.removeValue(forKey: ObjectIdentifier(stage)))
-        }
-        if group != nil { roster.withLock { $0.retire(stage, final: retired) } }
-        if all {
-            let (failed, cancelled) = state.withLock { ($0.failure != nil, $0.cancelled) }
-            if lifecycleState == .running || lifecycleState == .paused { move(to: .stopping) }
-            move(to: failed ? .failed : cancelled ? .cancelled : .finished)
-            recorder.finish(result())
-        }
-        done.leave()
-        group?.leave()
-    }
-
-    /// Counts `stage` in: it may change steps, and the run waits for it once started.
-    func count(in stage: StageRuntime) {
-        if stage.changesSteps { state.withLock { $0.stepChangers += 1 } }
-    }
-
-    /// Counts in the stages a reload adds: the run now waits for them too. Returns `false`, and
-    /// counts nothing, when the run has already ended.
-    func admitLate(_ added: [StageRuntime]) -> Bool {
-        let admitted = state.withLock { s -> Bool in
-            guard s.activeStages > 0 else { return false }
-            s.activeStages += added.count
-            return true
-        }
-        guard admitted else { return false }
-        for stage in added {
-            count(in: stage)
-            done.enter()
-        }
-        return true
-    }
-
-    /// Marks `stage` as leaving the run; `group` is left once it has finished. Runs on the
-    /// stage's queue, where it finishes, so one that has already ended is simply moved out.
-    func retire(_ stage: StageRuntime, into group: DispatchGroup) {
-        stage.queue.sync {
-            stage.retiring = true
-            let final = stage.lifecycle.state.isFinal ? stage.statistics : nil
-            roster.withLock { r in
-                r.retired.append(Roster.Retired(stage: ObjectIdentifier(stage), final: nil))
-                if let final { r.retire(stage, final: final) }
-            }
-            guard final == nil else { return }
-            group.enter()
-            state.withLock { $0.retiring[ObjectIdentifier(stage)] = group }
-        }
-    }
-
-    /// Changes the stage list under its lock (a reload adding and placing stages).
-    func editRoster(_ body: (inout [StageRuntime]) -> Void) {
-        roster.withLock { body(&$0.stages) }
-    }
-}
-
-/// The stages of a run, and the final counters of those a reload retired.
-struct Roster {
-    /// A stage a reload retires, in the order the reloads named them; `final` once it ended.
-    struct Retired {
-        let stage: ObjectIdentifier
-        var final: StageStatistics?
-    }
-    var stages: [StageRuntime] = []
-    var retired: [Retired] = []
-
-    /// Moves an ended stage out of the list, keeping its counters.
-    mutating func retire(_ stage: StageRuntime, final: StageStatistics) {
-        stages.removeAll { $0 === stage }
-        if let i = retired.firstIndex(where: { $0.stage == ObjectIdentifier(stage) && $0.final == nil }) {
-            retired[i].final = final
-        }
     }
 }

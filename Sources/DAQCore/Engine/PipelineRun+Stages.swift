@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What stages call on their run: admission, steps, failures, and counting themselves out.
+extension PipelineRun {
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    var isPaused: Bool { state.withLock { $0.paused } }
+
+    func publish(_ event: PipelineEvent) {
+        for o in observers { o.handle(event) }
+    }
+
+    /// Applies `--max-samples` and `--duration` to a batch a source has read.
+    func admit(_ batch: inout Batch, from stage: SourceStage) -> Admission {
+        var reached = false
+        if let duration = options.duration, let cut = batch.uptimes.firstIndex(where: { $0 >= duration }) {
+            batch = batch.slice(0..<cut)
+            reached = true
+        }
+        let (allowed, stopAll) = state.withLock { s -> (Int, Bool) in
+            var allowed = batch.count
+            if let max = options.maxSamples { allowed = Swift.min(allowed, Swift.max(0, max - s.admitted)) }
+            s.admitted += allowed
+            return (allowed, options.maxSamples.map { s.admitted >= $0 } ?? false)
+        }
+        if allowed < batch.count { batch = batch.slice(0..<allowed) }
+        if stopAll {
+            pool.async { [weak self, weak stage] in self?.stop(sparing: stage) }
+            return .reached
+        }
+        return reached ? .reached : .open
+    }
+
+    /// A source emitted samples up to `uptime` (read-ahead samples not yet due do not count).
+    func noteEmitted(upTo uptime: Double) {
+        state.withLock { if uptime > $0.maxUptime { $0.maxUptime = uptime } }
+    }
+
+    /// The latest sample time any source has emitted.
+    var emittedWatermark: Double { state.withLock { $0.maxUptime } }
+
+    /// The latest sample time emitted, for the stop marker.
+    func finalUptime() -> Double {
+        let maxUptime = state.withLock { $0.maxUptime }
+        return clock.mode == .virtual ? maxUptime : Swift.max(maxUptime, clock.now())
+    }
+
+    /// Publishes each step change once, whichever sink reaches it first.
+    func noteStep(_ change: (String, Double)) {
+        let isNew = state.withLock { $0.stepsSeen.insert(StepSpec(path: change.0, at: change.1)).inserted }
+        if isNew { publish(.stepChanged(path: change.0, uptime: change.1)) }
+    }
+
+    func stageFailed(_ stage: StageRuntime) {
+        let message = stage.stats.withLock { $0.failure } ?? "failed"
+        state.withLock { if $0.failure == nil { $0.failure = "\(stage.name): \(message)" } }
+        stop()
+    }
+
+    /// Whether no stage can change the step any more; when one still can, `resume` is called
+    /// once none can.
+    func stepsSettled(orNotify resume: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { s in
+            if s.stepChangers == 0 || s.cancelled { return true }
+            s.stepWaiters.append(resume)
+            return false
+        }
+    }
+
+    func stageFinished(_ stage: StageRuntime) {
+        if stage.changesSteps {
+            let waiters = state.withLock { s -> [@Sendable () -> Void] in
+                s.stepChangers -= 1
+                guard s.stepChangers == 0 else { return [] }
+                defer { s.stepWaiters = [] }
+                return s.stepWaiters
+            }
+            for w in waiters { w() }
+        }
+        let retired = stage.statistics
+        let (all, group) = state.withLock { s -> (Bool, DispatchGroup?) in
+            s.activeStages -= 1
+            if s.activeStages == 0 { s.endDate = Date().timeIntervalSince1970 }
+            return (s.activeStages == 0, s.retiring.removeValue(forKey: ObjectIdentifier(stage)))
+        }
+        if group != nil { roster.withLock { $0.retire(stage, final: retired) } }
+        if all {
+            let (failed, cancelled) = state.withLock { ($0.failure != nil, $0.cancelled) }
+            if lifecycleState == .running || lifecycleState == .paused { move(to: .stopping) }
+            move(to: failed ? .failed : cancelled ? .cancelled : .finished)
+            recorder.finish(result())
+        }
+        done.leave()
+        group?.leave()
+    }
+
+    /// Counts `stage` in: it may change steps, and the run waits for it once started.
+    func count(in stage: StageRuntime) {
+        if stage.changesSteps { state.withLock { $0.stepChangers += 1 } }
+    }
+}
