@@ -69,6 +69,9 @@ public final class FileSink: SinkPlugin {
     private var warnedColumns: Set<String> = []
     private var beforeLayout = Batch()
 
+    /// `markers: false` leaves them out of what is sent.
+    public var sendsMarkers: Bool { config.markers }
+
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
         path = context.resolve(configuration.path)

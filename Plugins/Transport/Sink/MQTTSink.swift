@@ -95,6 +95,9 @@ public final class MQTTSink: SinkPlugin {
     private var client: MQTTClient?
     private var encoder: MessageEncoder
 
+    /// `markers: false` leaves them out of what is sent.
+    public var sendsMarkers: Bool { config.markers }
+
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
         options = try configuration.connection.clientOptions(context: context)

@@ -62,14 +62,19 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         try sink.write(batch, context: context)
         // Observers of a sink see what it wrote, step markers included.
         notifyTaps(batch)
+        var sent = batch.count
+        if !sink.sendsMarkers {
+            for kind in batch.kinds where kind == .marker { sent -= 1 }
+        }
         let bytes = stats.withLock { s -> Int in
             s.samplesOut += batch.count
-            s.sent += batch.count
+            s.sent += sent
             return s.bytes - before
         }
-        metrics?.sent.increment(by: Int64(batch.count))
         dirty = true
-        pipeline?.publish(.sent(sink: name, samples: batch.count, bytes: bytes))
+        guard sent > 0 else { return }
+        metrics?.sent.increment(by: Int64(sent))
+        pipeline?.publish(.sent(sink: name, samples: sent, bytes: bytes))
     }
 
     private func periodicFlush() {

@@ -73,9 +73,14 @@ public protocol Sink: AnyObject {
     func flush(context: StageContext) throws
     /// Closes the destination after the last batch.
     func finish(context: StageContext) throws
+    /// Whether the step markers among the batches reach the destination. A sink that leaves
+    /// them out (`markers: false`) says so, and its *sent* count leaves them out too: sent and
+    /// delivered then count the same samples, and a gap between them means loss.
+    var sendsMarkers: Bool { get }
 }
 
 extension Sink {
+    public var sendsMarkers: Bool { true }
     public func start(context: StageContext) throws {}
     public func flush(context: StageContext) throws {}
     public func finish(context: StageContext) throws {}
