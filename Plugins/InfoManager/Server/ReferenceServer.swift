@@ -1,6 +1,7 @@
 import DAQCore
 import Foundation
 import Hummingbird
+import Logging
 import Synchronization
 
 /// The reference Info Manager service: answers `GET /v1/elements/{id}` and `GET /v1/news`
@@ -42,11 +43,15 @@ public final class ReferenceServer: Sendable {
 
     /// Serves on `host:port` until the calling task is cancelled; `port` 0 takes a free port.
     /// - Parameter onRunning: Called with the port once the server listens.
-    public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// - Parameter logger: Where the server logs; a test runner passes a quiet one.
+    public func run(
+        host: String, port: Int, logger: Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         let app = Application(
             router: router(),
             configuration: .init(address: .hostname(host, port: port), serverName: "daq-resolver"),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
         try await app.run()
     }
 

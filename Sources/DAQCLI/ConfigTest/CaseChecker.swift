@@ -11,6 +11,14 @@ struct CaseChecker {
         if let problem = outcome.startFailure {
             return [Failure(place: c.place, key: "run", expected: "the pipeline starts", actual: problem)]
         }
+        if let seconds = outcome.timedOut {
+            out.append(
+                Failure(
+                    place: c.timeoutPlace ?? c.place, key: "timeout",
+                    expected: "the run ends by itself within \(SampleText.seconds(seconds))",
+                    actual: "stopped after \(SampleText.seconds(seconds)); the checks below see what came out until then"))
+        }
+        out += outcome.publishFailures
         for e in c.expectations {
             if let reason = outcome.removed[e.component] {
                 out.append(
@@ -76,6 +84,12 @@ struct CaseChecker {
         case .markers(let paths):
             let markers = all.flatMap { b in (0..<b.count).filter { b.kinds[$0] == .marker }.map { b.stepPaths[$0] } }
             return markers == paths ? nil : fail(SampleText.list(paths), SampleText.list(markers))
+        case .delivery(let counter, let spec):
+            guard let stats = outcome.result?.stages.first(where: { $0.name == component }) else {
+                return fail("\(spec) samples \(counter)", "the run has no counters of '\(component)'")
+            }
+            let n = counter == "sent" ? stats.sent : counter == "delivered" ? stats.delivered : stats.failed
+            return spec.accepts(n) ? nil : fail("\(spec) samples \(counter)", "\(n)")
         case .file(let expectation):
             return FileChecker(files: outcome.files[component] ?? [], sink: component).check(
                 expectation, key: check.key, place: check.place)

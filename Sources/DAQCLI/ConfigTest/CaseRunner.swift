@@ -1,4 +1,5 @@
 import DAQCore
+import Dispatch
 import Foundation
 import Synchronization
 import Yams
@@ -16,6 +17,10 @@ struct CaseOutcome {
     var workspace: CaseWorkspace
     /// The files each sink wrote (a console sink: its captured standard output).
     var files: [String: [String]]
+    /// The case's timeout, when the run had to be stopped at it.
+    var timedOut: Double?
+    /// Samples for a source that could not be published.
+    var publishFailures: [Failure] = []
 }
 
 /// Runs one case: feeds its input, runs the pipeline on the virtual clock, observes it.
@@ -24,20 +29,32 @@ struct CaseRunner {
     let registry: PluginRegistry
     /// The pipeline as written, for the file names of its `path` keys.
     let pipelineNode: Node?
+    /// The variables of the file's running services (`RESOLVER_URL`): they win over the
+    /// process's environment, and the test file's `env` wins over them.
+    var serviceEnvironment: [String: String] = [:]
 
     /// - Throws: ``ConfigError`` when the case's overrides make the pipeline invalid; other
     ///   errors when the workspace cannot be written.
     func run(_ c: TestCase, in directory: String) throws -> CaseOutcome {
-        let environment = ProcessInfo.processInfo.environment.merging(file.environment) { $1 }
-            .merging(c.environment) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging(serviceEnvironment) { $1 }
+            .merging(file.environment) { $1 }.merging(c.environment) { $1 }
         var workspace = try CaseWorkspace(root: directory)
         try workspace.write(c.feeds, pipeline: pipelineNode, environment: environment)
         let userOverrides = (file.overrides + c.overrides).map(\.argument)
         // Loaded once to learn the sinks, whatever the case's overrides add.
         let plain = try PipelineLoader(registry: registry, environment: environment, overrides: userOverrides)
             .load(file: file.pipeline)
-        workspace.redirect(sinks: plain.components, pipeline: pipelineNode, environment: environment)
-        let overrides = userOverrides + ["clock=virtual"] + workspace.overrides
+        workspace.redirect(plain.components, pipeline: pipelineNode, environment: environment)
+        var overrides = userOverrides + ["clock=virtual"] + workspace.overrides
+        for (source, publication) in workspace.publications.sorted(by: { $0.key < $1.key }) {
+            // Without a count of its own, the source ends once every published sample is in.
+            let key = "sources.\(source).count"
+            if CaseWorkspace.configured(pipelineNode, "sources", source, ["count"], environment: [:]) == nil
+                && !userOverrides.contains(where: { $0.hasPrefix(key + "=") })
+            {
+                overrides.append("\(key)=\(publication.count)")
+            }
+        }
         var rewrite = PipelineRewrite(
             spec: try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
                 file: file.pipeline))
@@ -46,10 +63,17 @@ struct CaseRunner {
             try rewrite.feed(feed.component, samples: samples, streamName: feed.streamName, registry: registry)
         }
         rewrite.prune()
-        return observe(rewrite.spec, removed: rewrite.removed, workspace: workspace)
+        let publisher = CasePublisher(
+            registry: registry, pipeline: pipelineNode, environment: environment, publications: workspace.publications,
+            feeds: c.feeds)
+        return observe(
+            rewrite.spec, removed: rewrite.removed, workspace: workspace, publisher: publisher, timeout: c.timeout)
     }
 
-    private func observe(_ spec: PipelineSpec, removed: [String: String], workspace: CaseWorkspace) -> CaseOutcome {
+    private func observe(
+        _ spec: PipelineSpec, removed: [String: String], workspace: CaseWorkspace, publisher: CasePublisher,
+        timeout: Double
+    ) -> CaseOutcome {
         let seen = Observed()
         var outcome = CaseOutcome(
             result: nil, startFailure: nil, batches: [:], events: [], removed: removed, workspace: workspace, files: [:]
@@ -62,10 +86,21 @@ struct CaseRunner {
                 run.observe(component: name) { b in seen.batches.withLock { $0[name, default: []].append(b) } }
             }
             // Console sinks write to standard output: captured, so the runner's own output stays clean.
+            let timedOut = Atomic<Bool>(false)
+            let timer = DispatchWorkItem {
+                timedOut.store(true, ordering: .relaxed)
+                run.stop()
+            }
             outcome.result = try StandardOutputCapture.redirect(to: workspace.consoleCapture) {
                 try run.start()
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+                // Sources have subscribed once start returns: nothing published is missed.
+                outcome.publishFailures = publisher.publish()
+                if !outcome.publishFailures.isEmpty { run.stop() }
                 return run.wait()
             }
+            timer.cancel()
+            if timedOut.load(ordering: .relaxed) { outcome.timedOut = timeout }
         } catch {
             outcome.startFailure = "\(error)"
         }

@@ -4,13 +4,24 @@ import Foundation
 import Yams
 
 /// The scratch directory of one case: fed inputs under `in/`, sink outputs under `out/SINK/`,
-/// and the overrides that point the pipeline at them.
+/// what components keep between runs (a spool, a cache) under `state/COMPONENT/`, and the
+/// overrides that point the pipeline at them.
 struct CaseWorkspace {
     let root: String
     /// `key=value` overrides that redirect sources and sinks into the workspace.
     private(set) var overrides: [String] = []
     /// The JSON Lines file of each component fed with samples.
     private(set) var sampleFiles: [String: String] = [:]
+    /// The samples to publish for each `mqtt` source fed with `publish:`.
+    private(set) var publications: [String: Publication] = [:]
+
+    /// Samples to publish to the broker a source subscribes to.
+    struct Publication {
+        var topic: String
+        /// JSON Lines, one sample each.
+        var path: String
+        var count: Int
+    }
 
     init(root: String) throws {
         self.root = root
@@ -28,7 +39,7 @@ struct CaseWorkspace {
         for feed in feeds {
             let dir = "\(root)/in/\(feed.component)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let original = Self.configuredPath(pipeline, "sources", feed.component, environment: environment)
+            let original = Self.configured(pipeline, "sources", feed.component, ["path"], environment: environment)
             switch feed.content {
             case .raw(let text, let fileName):
                 let path = "\(dir)/\(fileName ?? Self.fileName(of: original) ?? "input.txt")"
@@ -47,24 +58,42 @@ struct CaseWorkspace {
                 }
                 let path = "\(dir)/samples.jsonl"
                 try Data(out).write(to: URL(fileURLWithPath: path))
-                sampleFiles[feed.component] = path
+                if let topic = feed.publishTopic {
+                    publications[feed.component] = Publication(topic: topic, path: path, count: samples.count)
+                } else {
+                    sampleFiles[feed.component] = path
+                }
             }
         }
     }
 
     /// Points every sink that writes files into `out/SINK/`: `directory` for loggers, `path`
-    /// (keeping the file name, whose extension may choose the format) for the others.
-    mutating func redirect(sinks: [ComponentSpec], pipeline: Node?, environment: [String: String]) {
-        for sink in sinks where sink.kind == .sink {
-            let keys = Set(sink.plugin.configKeys.map(\.name))
-            let dir = outputDirectory(sink.name)
+    /// (keeping the file name, whose extension may choose the format) for the others. A sink's
+    /// `spool` and a transform's `cache.path` go under `state/`: each case starts without them,
+    /// and the project's own folders stay untouched.
+    mutating func redirect(_ components: [ComponentSpec], pipeline: Node?, environment: [String: String]) {
+        func configured(_ c: ComponentSpec, _ keys: [String]) -> String? {
+            Self.configured(pipeline, c.kind.section, c.name, keys, environment: environment)
+        }
+        for c in components {
+            let keys = Set(c.plugin.configKeys.map(\.name))
+            let state = "\(root)/state/\(c.name)"
+            if keys.contains("spool"), let spool = configured(c, ["spool"]), !spool.isEmpty {
+                overrides.append("\(c.kind.section).\(c.name).spool=\(Self.quoted("\(state)/spool"))")
+            }
+            if keys.contains("cache"), let cache = configured(c, ["cache", "path"]), !cache.isEmpty {
+                let name = Self.fileName(of: cache) ?? "cache.jsonl"
+                overrides.append("\(c.kind.section).\(c.name).cache.path=\(Self.quoted("\(state)/\(name)"))")
+            }
+            guard c.kind == .sink else { continue }
+            let dir = outputDirectory(c.name)
             if keys.contains("directory") {
-                overrides.append("sinks.\(sink.name).directory=\(Self.quoted(dir))")
+                overrides.append("sinks.\(c.name).directory=\(Self.quoted(dir))")
             } else if keys.contains("path") {
-                let original = Self.configuredPath(pipeline, "sinks", sink.name, environment: environment)
+                let original = configured(c, ["path"])
                 guard original != "-" else { continue }  // standard output: captured like a console
                 overrides.append(
-                    "sinks.\(sink.name).path=\(Self.quoted("\(dir)/\(Self.fileName(of: original) ?? "output")"))")
+                    "sinks.\(c.name).path=\(Self.quoted("\(dir)/\(Self.fileName(of: original) ?? "output")"))")
             }
         }
     }
@@ -75,20 +104,24 @@ struct CaseWorkspace {
         guard let walker = FileManager.default.enumerator(atPath: dir) else { return [] }
         return walker.compactMap { $0 as? String }.filter { rel in
             var isDir: ObjCBool = false
-            FileManager.default.fileExists(atPath: "\(dir)/\(rel)", isDirectory: &isDir)
+            _ = FileManager.default.fileExists(atPath: "\(dir)/\(rel)", isDirectory: &isDir)
             return !isDir.boolValue && (rel as NSString).lastPathComponent != "manifest.json"
         }.sorted().map { "\(dir)/\($0)" }
     }
 
-    /// The `path` value component `name` has in the pipeline file, `${VAR:-default}` substituted.
-    static func configuredPath(_ root: Node?, _ section: String, _ name: String, environment: [String: String])
-        -> String?
-    {
-        func child(_ node: Node?, _ key: String) -> Node? {
-            node?.mapping?.first { $0.key.string == key }?.value
-        }
-        guard let text = child(child(child(root, section), name), "path")?.string else { return nil }
+    /// The value at `keys` of component `name` in the pipeline file, `${VAR:-default}` substituted.
+    static func configured(
+        _ root: Node?, _ section: String, _ name: String, _ keys: [String], environment: [String: String]
+    ) -> String? {
+        var node = child(child(root, section), name)
+        for key in keys { node = child(node, key) }
+        guard let text = node?.string else { return nil }
         return substitute(text, environment)
+    }
+
+    /// The value of `key` in a mapping.
+    static func child(_ node: Node?, _ key: String) -> Node? {
+        node?.mapping?.first { $0.key.string == key }?.value
     }
 
     /// `${VAR}` and `${VAR:-default}` from `environment`: enough to name the file.

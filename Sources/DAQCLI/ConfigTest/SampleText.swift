@@ -32,5 +32,10 @@ enum SampleText {
         d == d.rounded() && abs(d) < 1e15 ? String(format: "%.1f", d) : "\(d)"
     }
 
+    /// `60 s`, `0.5 s`.
+    static func seconds(_ s: Double) -> String {
+        (s == s.rounded() && abs(s) < 1e15 ? "\(Int(s))" : "\(s)") + " s"
+    }
+
     static func list(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
 }

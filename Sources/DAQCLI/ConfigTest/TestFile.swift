@@ -26,7 +26,21 @@ struct TestFile {
     /// Environment and `--set` overrides every case starts from.
     var environment: [String: String]
     var overrides: [Override]
+    /// Environment variables the cases need (`requires:`): unset or empty, they are skipped.
+    var requires: [(name: String, place: Place)] = []
+    /// The required variables that are unset or empty: the cases are skipped.
+    var unmet: [String] = []
+    /// Services started for the file's cases and stopped after them (`services:`).
+    var services: [ServiceSpec] = []
     var cases: [TestCase]
+}
+
+/// A service `daq test` starts on loopback for a file's cases: the reference Info Manager
+/// server with the elements of `data`, its URL in the environment variable `variable`.
+struct ServiceSpec {
+    var data: String
+    var variable: String
+    var place: Place
 }
 
 /// One `set:` entry, applied like `daq run --set key=value`.
@@ -48,6 +62,12 @@ struct TestCase {
     var feeds: [Feed]
     var expectations: [ComponentExpectation]
     var events: EventExpectation
+    /// Wall-clock seconds after which the run is stopped and the case fails: a source that
+    /// waits on a network peer would otherwise hang the test.
+    var timeout = TestCase.defaultTimeout
+    var timeoutPlace: Place?
+
+    static let defaultTimeout = 60.0
 }
 
 /// Input fed to one component.
@@ -67,6 +87,9 @@ struct Feed {
     var content: Content
     /// The stream name fed samples carry (`as:`), for a transform or sink.
     var streamName: String?
+    /// For an `mqtt` source: the topic its samples are published on, to the broker the source
+    /// subscribes to, once it has subscribed; the source itself then runs (`publish:`).
+    var publishTopic: String?
 }
 
 /// A count that must match exactly or fall in a range.
@@ -105,6 +128,8 @@ struct Check {
         case steps([String])
         case markers([String])
         case file(FileExpectation)
+        /// A sink's `sent`, `delivered` or `failed` samples, from the run's counters.
+        case delivery(String, CountSpec)
     }
 
     var key: String

@@ -4,6 +4,7 @@ import Yams
 extension TestFileParser {
     static let expectationKeys = [
         "only", "count", "where", "none", "samples", "tolerance", "fields", "steps", "markers", "file",
+        "sent", "delivered", "failed",
     ]
     static let fileKeys = ["name", "items", "lines", "header", "contains"]
 
@@ -31,7 +32,7 @@ extension TestFileParser {
                 case "samples": kind = expectedSamples(a.value, akey).map { .samples($0, tolerance: tolerance) }
                 case "fields": kind = reader.strings(a.value, akey).map { .fields($0.map(\.0)) }
                 case "steps": kind = reader.strings(a.value, akey).map { .steps($0.map(\.0)) }
-                case "markers", "file":
+                case "markers", "file", "sent", "delivered", "failed":
                     guard target.kind == .sink else {
                         reader.error(
                             a.keyNode, akey,
@@ -40,6 +41,8 @@ extension TestFileParser {
                     }
                     if a.key == "markers" {
                         kind = reader.strings(a.value, akey).map { .markers($0.map(\.0)) }
+                    } else if a.key != "file" {
+                        kind = reader.count(a.value, akey).map { .delivery(a.key, $0) }
                     } else {
                         kind = fileExpectation(a.value, akey).map { .file($0) }
                     }

@@ -3,7 +3,7 @@ import DAQCore
 import Yams
 
 extension TestFileParser {
-    static let feedKeys = ["text", "lines", "hex", "samples", "file", "as", "interval"]
+    static let feedKeys = ["text", "lines", "hex", "samples", "file", "as", "interval", "publish"]
 
     /// `input: {COMPONENT: {text | lines | hex | samples, …}}`.
     mutating func feeds(_ node: Node, _ path: String, spec: PipelineSpec) -> [Feed] {
@@ -32,8 +32,23 @@ extension TestFileParser {
             var fileName: String?
             var streamName: String?
             var interval = 0.1
+            var topic: String?
             for o in pairs {
                 switch o.key {
+                case "publish":
+                    guard target.kind == .source && target.plugin.typeName == "mqtt" && content.key == "samples" else {
+                        reader.error(
+                            o.keyNode, "\(key).publish",
+                            "'publish' sends samples to the broker of an mqtt source; "
+                                + "'\(target.name)' is a \(target.plugin.typeName) \(target.kind.rawValue)"
+                                + (content.key == "samples" ? "" : " and the feed gives no samples"))
+                        continue
+                    }
+                    topic = reader.string(o.value, "\(key).publish")
+                    if let t = topic, t.isEmpty || t.contains("+") || t.contains("#") {
+                        reader.error(o.value, "\(key).publish", "expected a topic name without wildcards, found '\(t)'")
+                        topic = nil
+                    }
                 case "file": fileName = reader.string(o.value, "\(key).file")
                 case "as":
                     if target.kind == .source {
@@ -59,7 +74,7 @@ extension TestFileParser {
                 out.append(
                     Feed(
                         component: target.name, place: reader.place(p.keyNode), content: feedContent,
-                        streamName: streamName))
+                        streamName: streamName, publishTopic: topic))
             }
         }
         return out

@@ -5,15 +5,16 @@ import Yams
 /// Reads a `*.daqtest.yaml` and the pipeline it names, checking every component it mentions
 /// against that pipeline; every problem is a diagnostic at its line and column.
 struct TestFileParser {
-    static let topKeys = ["pipeline", "env", "set", "cases"]
-    static let caseKeys = ["name", "env", "set", "input", "expect", "events"]
+    static let topKeys = ["pipeline", "env", "set", "requires", "services", "cases"]
+    static let caseKeys = ["name", "env", "set", "timeout", "input", "expect", "events"]
 
     var reader: NodeReader
     let registry: PluginRegistry
 
-    /// The parsed file.
+    /// The parsed file. One whose `requires:` are not met is only read for its cases' names:
+    /// its pipeline may not even load without them.
     /// - Throws: ``ConfigError`` with every problem in the test file or its pipeline.
-    static func parse(path: String, registry: PluginRegistry) throws(ConfigError) -> (TestFile, PipelineSpec) {
+    static func parse(path: String, registry: PluginRegistry) throws(ConfigError) -> TestFile {
         let root = try YAMLFile.compose(path: path, limit: 4 << 20, kind: "a test file (*.daqtest.yaml)")
         var parser = TestFileParser(reader: NodeReader(file: path), registry: registry)
         let result = parser.parseFile(root, path: path)
@@ -21,16 +22,29 @@ struct TestFileParser {
         return result
     }
 
-    private mutating func parseFile(_ root: Node, path: String) -> (TestFile, PipelineSpec)? {
+    private mutating func parseFile(_ root: Node, path: String) -> TestFile? {
         guard let pairs = reader.mapping(root, "", allowed: Self.topKeys) else { return nil }
         var file = TestFile(path: path, pipeline: "", environment: [:], overrides: [], cases: [])
+        if let node = pairs.first(where: { $0.key == "requires" })?.value {
+            if let env = pairs.first(where: { $0.key == "env" }) { file.environment = environment(env.value, "env") }
+            file.requires = requires(node, "requires")
+            let environment = ProcessInfo.processInfo.environment.merging(file.environment) { $1 }
+            let unset = file.requires.map(\.name).filter { (environment[$0] ?? "").isEmpty }
+            if !unset.isEmpty {
+                file.unmet = unset
+                file.cases = caseNames(pairs.first { $0.key == "cases" }?.value ?? root)
+                return file
+            }
+        }
         var pipelineNode: Node?
         var casesNode: Node?
         for p in pairs {
             switch p.key {
             case "pipeline": pipelineNode = p.value
-            case "env": file.environment = environment(p.value, "env")
+            case "env" where file.requires.isEmpty: file.environment = environment(p.value, "env")
+            case "env", "requires": break  // read above
             case "set": file.overrides = overrides(p.value, "set")
+            case "services": file.services = services(p.value, "services", testFile: path)
             default: casesNode = p.value
             }
         }
@@ -65,7 +79,22 @@ struct TestFileParser {
             }
             file.cases.append(c)
         }
-        return (file, spec)
+        return file
+    }
+
+    /// Only the cases' names, for the report of a skipped file.
+    private mutating func caseNames(_ node: Node) -> [TestCase] {
+        guard case .sequence(let seq) = node else { return [] }
+        return seq.enumerated().map { i, n in
+            let name = Self.child(n, "name")?.string ?? "cases[\(i)]"
+            return TestCase(
+                name: name, place: reader.place(n), environment: [:], overrides: [], feeds: [], expectations: [],
+                events: EventExpectation())
+        }
+    }
+
+    static func child(_ node: Node, _ key: String) -> Node? {
+        node.mapping?.first { $0.key.string == key }?.value
     }
 
     /// A path in the test file is relative to the test file's folder, unless absolute.
@@ -86,6 +115,14 @@ struct TestFileParser {
             case "name": c.name = reader.string(p.value, key) ?? ""
             case "env": c.environment = environment(p.value, key)
             case "set": c.overrides = overrides(p.value, key)
+            case "timeout":
+                guard let seconds = reader.number(p.value, key) else { continue }
+                guard seconds > 0 else {
+                    reader.error(p.value, key, "expected seconds greater than 0, found \(seconds)")
+                    continue
+                }
+                c.timeout = seconds
+                c.timeoutPlace = reader.place(p.keyNode)
             case "input": c.feeds = feeds(p.value, key, spec: spec)
             case "expect": c.expectations = expectations(p.value, key, spec: spec)
             default: c.events = events(p.value, key, spec: spec)

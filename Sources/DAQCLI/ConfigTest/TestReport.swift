@@ -5,6 +5,7 @@ import DAQCore
 struct TestReport {
     private(set) var passed = 0
     private(set) var failed = 0
+    private(set) var skipped = 0
     private(set) var hasInvalid = false
     private var failures: [(title: String, failures: [Failure])] = []
 
@@ -18,6 +19,12 @@ struct TestReport {
             print("✘ \(title)")
             failures.append((title, found))
         }
+    }
+
+    /// A case that did not run, and why: its file needs what this machine does not give.
+    mutating func skip(_ path: String, _ c: TestCase, reason: String) {
+        skipped += 1
+        print("- \(path): \(c.name) (skipped: \(reason))")
     }
 
     /// A test file that cannot be run, or a case whose overrides break the pipeline: its
@@ -42,7 +49,9 @@ struct TestReport {
             }
             print("")
         }
-        print("\(passed) passed, \(failed) failed" + (hasInvalid ? ", invalid test files (see above)" : ""))
+        print(
+            "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+                + (hasInvalid ? ", invalid test files (see above)" : ""))
     }
 
     /// `cases[2].expect.stats.count` reads `expect.stats.count` under the case's title.
