@@ -60,8 +60,9 @@ public final class FileSink: SinkPlugin {
     private let csv: Bool
     private var file: OutputFile?
     private var layout: RowLayout?
+    /// Rows written since the last flush: what the next flush delivers. Counted as written,
+    /// so markers held back or left out are delivered exactly when they are sent.
     private var undelivered = 0
-    private var written = 0
     private var headerWritten = false
     /// Whether rows go after what the file held: `append`, or a reload restarted this sink and
     /// the file holds the rows of its earlier instance.
@@ -104,7 +105,6 @@ public final class FileSink: SinkPlugin {
             context.warn("field '\(c.name)' first appeared after \(path) was started; it is not written (name it in `fields`)")
         }
         try writeRows(batch, file: file)
-        undelivered += batch.count
         context.wrote(bytes: file.bytesWritten - before)
     }
 
@@ -118,7 +118,8 @@ public final class FileSink: SinkPlugin {
         let decimals = config.decimals
         try file.withBuffer { out in
             if csv {
-                written += layout.appendCSV(batch, sources: sources, decimals: decimals, markers: config.markers, to: &out)
+                undelivered += layout.appendCSV(
+                    batch, sources: sources, decimals: decimals, markers: config.markers, to: &out)
                 return
             }
             for row in 0..<batch.count {
@@ -128,7 +129,7 @@ public final class FileSink: SinkPlugin {
                 } else {
                     layout.appendJSON(batch, row: row, sources: sources, decimals: decimals, to: &out)
                 }
-                written += 1
+                undelivered += 1
             }
         }
     }
@@ -150,5 +151,10 @@ public final class FileSink: SinkPlugin {
         try file?.sync()
         try file?.close()
         file = nil
+        // Markers held for a layout that never came are written only now.
+        if undelivered > 0 {
+            context.delivered(samples: undelivered)
+            undelivered = 0
+        }
     }
 }
