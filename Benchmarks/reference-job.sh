@@ -17,6 +17,14 @@ ref="$work/ref-$rows.csv"
 [ -f "$input" ] || python3 "$shared/bench/gen-accel.py" --rows "$rows" --seed 1 --out "$input"
 [ -f "$ref" ] || python3 "$shared/bench/peers/stdlib_job.py" "$input" "$ref"
 [ -x "$work/accel_job" ] || gcc -O2 -o "$work/accel_job" "$shared/bench/peers/c/accel_job.c" -lm
+# A missing peer would otherwise time a failing command; say what to install instead.
+for p in $peers; do
+    case "$p" in
+    pandas) python3 -c 'import pandas' 2>/dev/null || { echo "pandas is not installed: pip install pandas" >&2; exit 2; } ;;
+    miller) command -v mlr >/dev/null || { echo "Miller is not installed: apt-get install -y miller" >&2; exit 2; } ;;
+    esac
+done
+command -v bc >/dev/null && [ -x /usr/bin/time ] || { echo "needs bc and GNU time: apt-get install -y bc time" >&2; exit 2; }
 swift build -c release --product daq >/dev/null
 daq="$PWD/.build/release/daq"
 
@@ -36,7 +44,9 @@ for round in $(seq 1 "$rounds"); do
     for p in daq $peers; do
         out="$work/out-$p.csv"
         rm -f "$out"; sync; cat "$input" > /dev/null
-        /usr/bin/time -o "$work/time.txt" -f "%e %U %S %M" $(command_for "$p" "$out") 2>/dev/null >/dev/null || true
+        if ! /usr/bin/time -o "$work/time.txt" -f "%e %U %S %M" $(command_for "$p" "$out") 2>"$work/err-$p.txt" >/dev/null; then
+            echo "$p failed in round $round:" >&2; tail -5 "$work/err-$p.txt" >&2; exit 1
+        fi
         read -r wall user sys rss < "$work/time.txt"
         printf '%-8s %5s %8s %8s %8s %10.1f %12.0f\n' "$p" "$round" "$wall" "$user" "$sys" "$(echo "$rss/1024" | bc -l)" "$(echo "$rows/$wall" | bc -l)"
         if [ "$round" = 1 ]; then python3 "$shared/bench/check-output.py" "$out" "$ref" | sed "s/^/  $p: /"; fi
