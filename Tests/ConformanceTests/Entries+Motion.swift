@@ -44,9 +44,9 @@ extension ConformanceTable {
         }
     }
 
-    /// A CSV recording of a million rows at 100 Hz, written once.
+    /// A CSV recording of a million rows at 100 Hz, written once per test run.
     static func hugeMotionFile() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-conformance-huge-motion.csv").path
+        let path = Fixtures.scratchRoot + "/huge-motion.csv"
         if FileManager.default.fileExists(atPath: path) { return path }
         var text = "timestamp,x,y,z\n"
         text.reserveCapacity(40_000_000)

@@ -66,9 +66,9 @@ extension ConformanceTable {
         ]
     }
 
-    /// A JSON Lines file of a million samples, written once.
+    /// A JSON Lines file of a million samples, written once per test run.
     static func hugeFile() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-conformance-huge.jsonl").path
+        let path = Fixtures.scratchRoot + "/huge.jsonl"
         if FileManager.default.fileExists(atPath: path) { return path }
         var text = ""
         text.reserveCapacity(30_000_000)

@@ -53,6 +53,9 @@ struct PayloadTests {
         #expect(t.render(batch, row: 0, pipeline: "edge", component: "pub") == "daq/edge/accel/north_east/3/data")
         #expect(t.render(batch, row: 1, pipeline: "edge", component: "pub") == "daq/edge/accel/_/_/marker")
         #expect(try !TopicTemplate("daq/{pipeline}/{component}").perSample)
+        // Characters a broker would read as structure or refuse outright become `_`.
+        let odd = Batch(stream: "s", samples: [Sample(uptime: 0, fields: ["site": "a+b#c\u{0}d"])])
+        #expect(try TopicTemplate("{site}").render(odd, row: 0, pipeline: "p", component: "c") == "a_b_c_d")
         for bad in ["daq/{stream", "daq/{}/x", "daq/+/x", "daq/#", ""] {
             #expect(throws: ConfigIssue.self) { try TopicTemplate(bad) }
         }

@@ -79,7 +79,8 @@ public struct TopicTemplate: Sendable, Equatable {
         return out
     }
 
-    /// A field value as one topic level: `/`, `+`, `#` would change the topic's shape.
+    /// A field value as one topic level: `/`, `+`, `#` would change the topic's shape, and a
+    /// broker drops the connection of a client that publishes U+0000 in a topic.
     private static func text(_ v: Value?) -> String {
         let raw: String
         switch v {
@@ -90,6 +91,6 @@ public struct TopicTemplate: Sendable, Equatable {
         default: return "_"
         }
         if raw.isEmpty { return "_" }
-        return String(raw.map { $0 == "/" || $0 == "+" || $0 == "#" ? "_" : $0 })
+        return String(raw.map { $0 == "/" || $0 == "+" || $0 == "#" || $0 == "\0" ? "_" : $0 })
     }
 }

@@ -154,12 +154,15 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             spool.acknowledge(messages.map(\.token))
             stage?.spooled(samples: spool.spooledSamples)
         }
-        stage?.failed(samples: samples, message: reason)
-        if let stage, stage.errorPolicy == .dead_letter {
-            // The payloads hold the samples as JSON: each becomes one dead letter, on the stage's queue.
-            let raws = messages.map { String(decoding: $0.payload.readableBytesView, as: UTF8.self) }
-            stage.perform { for raw in raws { stage.reject(raw: raw, uptime: stage.clock.now(), reason: reason) } }
-        }
+        // The payloads hold the samples as JSON: under dead_letter each becomes one dead letter.
+        let raws = stage?.errorPolicy == .dead_letter
+            ? messages.map(\.text) : []
+        stage?.failed(samples: samples, message: reason, raw: raws)
         settle(messages.count)
     }
+}
+
+extension MQTTOutgoing {
+    /// The payload as text, as a dead letter keeps it: the sink's payloads are JSON.
+    var text: String { String(decoding: payload.readableBytesView, as: UTF8.self) }
 }

@@ -33,6 +33,28 @@ extension StageRuntime {
         return reject(batch, reason: reason)
     }
 
+    /// Keeps what a sink sent but could not deliver, from any thread, until the stage's queue
+    /// sends it to the dead letters (or the stage finishes, whichever comes first).
+    func holdUndelivered(raw: [String], uptime: Double, reason: String) {
+        undelivered.withLock { $0.append((raw, uptime, reason)) }
+        queue.async { self.sendUndelivered() }
+    }
+
+    /// Sends the undelivered texts held so far; runs on the stage's queue. The error was counted
+    /// when they were reported as failed, so it is not counted again here.
+    func sendUndelivered() {
+        let held = undelivered.withLock { held in
+            defer { held.removeAll() }
+            return held
+        }
+        for (raw, uptime, reason) in held {
+            var batch = Batch(stream: name)
+            for _ in raw { batch.appendRow(uptime: uptime, timestamp: context.startDate + uptime) }
+            batch.setColumn(Column(name: "raw", strings: raw))
+            sendDeadLetters(batch, reason: reason)
+        }
+    }
+
     private func sendDeadLetters(_ batch: Batch, reason: String) {
         guard !deadOutputs.isEmpty else { return }
         var letters = Batch(stream: name + ComponentSpec.deadLetterSuffix)

@@ -32,6 +32,9 @@ class StageRuntime: @unchecked Sendable {
     var context: StageContext!
     /// What a plugin listens to from outside the data flow.
     let controlHandlers = Mutex<[@Sendable (ControlCommand) -> Void]>([])
+    /// What a sink reported undelivered from another thread, waiting to become dead letters
+    /// on `queue`; ``finishStage(_:)`` sends what is left, so none is lost at the end.
+    let undelivered = Mutex<[(raw: [String], uptime: Double, reason: String)]>([])
     /// Other stages' observers of this stage's output; `tapped` spares `emit` the lock.
     private let taps = Mutex<[@Sendable (Batch) -> Void]>([])
     private let tapped = Atomic<Bool>(false)
@@ -170,6 +173,7 @@ class StageRuntime: @unchecked Sendable {
     func finishStage(_ final: LifecycleState) {
         if lifecycle.state == .running || lifecycle.state == .paused { move(to: .stopping) }
         move(to: final)
+        sendUndelivered()
         for out in outputs + deadOutputs { out.closeInput() }
         outputs = []
         deadOutputs = []

@@ -12,9 +12,19 @@ enum Fixtures {
     /// A file of the repository, by its path from the root.
     static func repo(_ path: String) -> String { repository + "/" + path }
 
+    /// This test process's scratch folder, removed when the process exits: entries are built
+    /// lazily and their files are read until the end, so no single test can remove them.
+    static let scratchRoot: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-conformance-run-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: path)  // a crashed run's, with the same pid
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: Fixtures.scratchRoot) }
+        return path
+    }()
+
     /// A fresh temporary directory.
     static func scratch() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-conformance-\(UUID().uuidString)").path
+        let path = scratchRoot + "/" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
