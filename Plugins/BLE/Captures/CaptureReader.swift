@@ -173,7 +173,7 @@ final class CaptureReader {
         let be = bigEndianBlocks
         func u32(_ p: UnsafeRawBufferPointer, _ i: Int) -> UInt32? { be ? p.u32be(i) : p.u32le(i) }
         func u16(_ p: UnsafeRawBufferPointer, _ i: Int) -> UInt16? { be ? p.u16be(i) : p.u16le(i) }
-        try reader.peek(length) { p in
+        reader.peek(length) { p in
             switch type {
             case 1:
                 // Interface description: link type, then options; if_tsresol (9) sets the unit.

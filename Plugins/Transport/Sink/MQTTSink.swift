@@ -183,12 +183,11 @@ public final class MQTTSink: SinkPlugin {
         } else if samples > 0 {
             let why = ledger.problem.map { "; last problem: \($0)" } ?? ""
             // Without a spool nothing keeps them for the next run: under dead_letter they go to `.dead`.
-            let raws = context.errorPolicy == .dead_letter ? left.map(\.text) : []
             context.failed(
                 samples: samples,
                 message:
                     "not acknowledged by the MQTT broker at \(options.address) within drain_timeout (\(config.drainTimeout.value) s)\(why)",
-                raw: raws
+                raw: left.map(\.text)
             )
         }
         try ledger.check()

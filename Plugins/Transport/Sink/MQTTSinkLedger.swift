@@ -155,9 +155,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             stage?.spooled(samples: spool.spooledSamples)
         }
         // The payloads hold the samples as JSON: under dead_letter each becomes one dead letter.
-        let raws = stage?.errorPolicy == .dead_letter
-            ? messages.map(\.text) : []
-        stage?.failed(samples: samples, message: reason, raw: raws)
+        stage?.failed(samples: samples, message: reason, raw: messages.map(\.text))
         settle(messages.count)
     }
 }

@@ -116,27 +116,12 @@ struct CaseWorkspace {
         var node = child(child(root, section), name)
         for key in keys { node = child(node, key) }
         guard let text = node?.string else { return nil }
-        return substitute(text, environment)
+        return EnvironmentSubstitution(environment: environment).substitute(text).0
     }
 
     /// The value of `key` in a mapping.
     static func child(_ node: Node?, _ key: String) -> Node? {
         node?.mapping?.first { $0.key.string == key }?.value
-    }
-
-    /// `${VAR}` and `${VAR:-default}` from `environment`: enough to name the file.
-    static func substitute(_ text: String, _ environment: [String: String]) -> String {
-        var out = ""
-        var rest = Substring(text)
-        while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
-            out += rest[..<start.lowerBound]
-            let body = rest[start.upperBound..<end]
-            let parts = body.split(separator: ":-", maxSplits: 1, omittingEmptySubsequences: false)
-            let value = environment[String(parts[0])].flatMap { $0.isEmpty ? nil : $0 }
-            out += value ?? (parts.count > 1 ? String(parts[1]) : "")
-            rest = rest[rest.index(after: end)...]
-        }
-        return out + rest
     }
 
     static func fileName(of path: String?) -> String? {

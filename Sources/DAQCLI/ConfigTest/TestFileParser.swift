@@ -86,15 +86,11 @@ struct TestFileParser {
     private mutating func caseNames(_ node: Node) -> [TestCase] {
         guard case .sequence(let seq) = node else { return [] }
         return seq.enumerated().map { i, n in
-            let name = Self.child(n, "name")?.string ?? "cases[\(i)]"
+            let name = CaseWorkspace.child(n, "name")?.string ?? "cases[\(i)]"
             return TestCase(
                 name: name, place: reader.place(n), environment: [:], overrides: [], feeds: [], expectations: [],
                 events: EventExpectation())
         }
-    }
-
-    static func child(_ node: Node, _ key: String) -> Node? {
-        node.mapping?.first { $0.key.string == key }?.value
     }
 
     /// A path in the test file is relative to the test file's folder, unless absolute.

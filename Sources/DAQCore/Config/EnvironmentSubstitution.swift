@@ -4,9 +4,13 @@ import Yams
 ///
 /// Substitution runs on the composed node tree, not on the text, so a value can never change
 /// the document's structure and every error still has the scalar's line and column. `$${` is a
-/// literal `${`.
-struct EnvironmentSubstitution {
+/// literal `${`. `daq test` uses it too (package access), to read what a key will hold.
+package struct EnvironmentSubstitution {
     var environment: [String: String]
+
+    package init(environment: [String: String]) {
+        self.environment = environment
+    }
 
     /// An unset variable with no default.
     struct Unset {
@@ -50,7 +54,7 @@ struct EnvironmentSubstitution {
     }
 
     /// The substituted text and the unset variables with their scalar offsets.
-    func substitute(_ text: String) -> (String, [(String, Int)]) {
+    package func substitute(_ text: String) -> (String, [(String, Int)]) {
         let chars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         var missing: [(String, Int)] = []

@@ -194,9 +194,9 @@ public final class StageContext: Sendable {
     /// cannot carry, one lost with its connection). Counted as failed and as one error, like
     /// ``failed(samples:message:)``; under `on_error: dead_letter` each text of `raw` (what was
     /// to be sent, such as a message's payload) also goes to `<component>.dead`, so nothing is
-    /// lost unrecorded. Unlike ``reject(_:reason:)`` this never fails the stage under `stop`:
+    /// lost unrecorded. `raw` is evaluated only then, so no payload is decoded for nothing. Unlike ``reject(_:reason:)`` this never fails the stage under `stop`:
     /// the samples were accepted long ago and the run's input has moved on.
-    public func failed(samples: Int, message: String, raw: [String]) {
+    public func failed(samples: Int, message: String, raw: @autoclosure () -> [String]) {
         stage?.stats.withLock {
             $0.failed += samples
             $0.errors += 1
@@ -204,8 +204,10 @@ public final class StageContext: Sendable {
         stage?.metrics?.failed.increment(by: Int64(samples))
         stage?.metrics?.errors.increment()
         stage?.publish(.sinkFailed(sink: name, samples: samples, message: message))
-        guard let stage, !raw.isEmpty, stage.onError == .dead_letter else { return }
+        guard let stage, stage.onError == .dead_letter else { return }
+        let texts = raw()
+        guard !texts.isEmpty else { return }
         // Dead letters go downstream from the stage's own queue, as everything it emits does.
-        stage.holdUndelivered(raw: raw, uptime: clock.now(), reason: message)
+        stage.holdUndelivered(raw: texts, uptime: clock.now(), reason: message)
     }
 }
