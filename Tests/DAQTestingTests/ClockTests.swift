@@ -1,6 +1,7 @@
 import DAQCore
 import DAQStandard
 import DAQTesting
+import Dispatch
 import Testing
 
 @Suite("Clocks")
@@ -44,5 +45,31 @@ struct ClockTests {
         // 60 samples at 100 Hz span 0.59 s of recorded time; at speed 4 that is ≥ 0.147 s of wall time.
         let replay = try PipelineHarness.run(yaml: Self.yaml(clock: "replay", speed: 4), plugins: StandardPlugins.all)
         #expect(replay.result.endDate - replay.result.startDate >= 0.59 / 4)
+    }
+
+    /// A replay far behind its clock, because the sink holds the transform back until the source
+    /// has emitted everything: the window ticks the clock makes due meanwhile must wait for the
+    /// samples already in the transform's buffer, or those land in the next window.
+    @Test func aReplayHeldBackBehindItsClockGivesTheSameWindows() throws {
+        let virtual = try PipelineHarness.run(yaml: Self.yaml(clock: "virtual"), plugins: StandardPlugins.all)
+        let name = "replay-held-back"
+        let gate = DispatchSemaphore(value: 0)
+        GatedSink.gates.withLock { $0[name] = gate }
+        let yaml = Self.yaml(clock: "replay", speed: 1000)
+            .replacingOccurrences(of: "name: clocks", with: "name: \(name)")
+            .replacingOccurrences(of: "{type: collect, inputs: [win]}", with: "{type: gated, inputs: [win], buffer: {size: 1}}")
+        let registry = try PluginRegistry(StandardPlugins.all + [.sink(GatedSink.self)])
+        let spec = try PipelineLoader(registry: registry, environment: [:]).load(text: yaml, file: "t.yaml")
+        let sourceDone = EventWaiter {
+            if case .state("gen", _, .finished) = $0 { return true } else { return false }
+        }
+        let run = try PipelineRun(spec: spec, options: RunOptions(batchSize: 4, flushInterval: 0), observers: [sourceDone])
+        try run.start()
+        // Every sample is out of the source and the clock is past every window: ticks are due.
+        #expect(sourceDone.wait(), "the source never finished")
+        gate.signal()
+        #expect(run.wait().state == .finished)
+        let got = (run.plugin(named: "out") as! GatedSink).received.withLock { $0 }
+        #expect(Self.comparable(got) == Self.comparable(virtual.data("out")))
     }
 }

@@ -116,6 +116,8 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     /// The requested tick time, if any.
     private var tickAt: Double?
     private var timer: (any DispatchSourceTimer)?
+    /// A replay tick the clock made due while batches emitted before it still waited here.
+    private var tickWaitsForInbox = false
 
     init(name: String, type: String, transform: any Transform, pool: DispatchQueue) {
         self.transform = transform
@@ -134,6 +136,10 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         var b = batch
         try transform.process(&b, context: context)
         emit(b)
+        if tickWaitsForInbox, inbox?.counters.buffered == 0 {
+            tickWaitsForInbox = false
+            timerFired()
+        }
     }
 
     override func requestTick(atUptime uptime: Double) {
@@ -153,7 +159,15 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         // A replay can fall behind its clock (a high speed, a slow stage upstream): then the
         // tick waits for the data, and `consume` fires it once data at or past it arrives,
         // so windows come out the same as under the virtual clock.
-        if context.clock.mode == .replay, let emitted = pipeline?.emittedWatermark, emitted < t { return }
+        if context.clock.mode == .replay {
+            if let emitted = pipeline?.emittedWatermark, emitted < t { return }
+            // The data that moved the watermark past the tick may still wait in the inbox, behind
+            // a turn of the drain loop or held back by a full output: it goes first.
+            if let inbox, inbox.counters.buffered > 0 {
+                tickWaitsForInbox = true
+                return
+            }
+        }
         do {
             try fireTick(at: t)
         } catch {
@@ -163,6 +177,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
 
     private func fireTick(at t: Double) throws {
         tickAt = nil
+        tickWaitsForInbox = false
         emit(try transform.tick(now: t, context: context))
     }
 
