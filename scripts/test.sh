@@ -22,6 +22,15 @@ if [ ${#need[@]} -gt 0 ]; then
     fi
 fi
 
+# Device recordings are cross-checked against readers others wrote, from PyPI: actfast (Rust;
+# .cwa, .gt3x, GENEActiv .bin) and pygt3x (ActiGraph's own .gt3x reader).
+if ! python3 -c 'import actfast, pygt3x' >/dev/null 2>&1; then
+    python3 -m pip --version >/dev/null 2>&1 || { apt-get update && apt-get install -y python3-pip; }
+    pip_args=(install --quiet --disable-pip-version-check actfast==1.3.0 pygt3x==0.7.1)
+    # A Debian-managed python3 refuses plain pip installs (PEP 668); these are test-only oracles.
+    python3 -m pip "${pip_args[@]}" || python3 -m pip "${pip_args[@]}" --break-system-packages
+fi
+
 # The MQTT tests start a real Mosquitto broker on a loopback port of their own.
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || { apt-get update && apt-get install -y mosquitto mosquitto-clients; }
 
