@@ -109,8 +109,26 @@ public final class MotionReplaySource: SourcePlugin {
     }
 
     public func start(context: StageContext) throws {
-        reader = try open()
-        for n in reader!.notes { context.notice(n) }
+        let reader = try open()
+        self.reader = reader
+        if let info = reader.info {
+            context.notice(Self.describe(info))
+            context.recordInput(info.manifestFields(path: path))
+        }
+        for n in reader.notes { context.notice(n) }
+    }
+
+    /// One line saying what was found: `cwa, AX3 #12345 at 100 Hz, from 2026-… (+01:00), in g`.
+    static func describe(_ info: RecordingInfo) -> String {
+        var parts = ["format \(info.format)"]
+        if let device = info.device { parts.append("device \(device)" + (info.serial.map { " #\($0)" } ?? "")) }
+        if let rate = info.nominalRate { parts.append("configured at \(TimeUnit.short(rate)) Hz") }
+        if let start = info.start {
+            parts.append("starting \(ISODate.string(start))" + (info.timeZone.map { " (device clock in \($0))" } ?? ""))
+        }
+        parts.append("axes in \(info.units)")
+        for (key, value) in info.extra { parts.append("\(key) \(value)") }
+        return parts.joined(separator: ", ")
     }
 
     private func open() throws -> any RecordingReader {
@@ -169,6 +187,8 @@ public final class MotionReplaySource: SourcePlugin {
         ys.reserveCapacity(rows.count)
         zs.reserveCapacity(rows.count)
         var extras: [[Value]] = []
+        var channels = [[Double]](repeating: [], count: rows.channels.count)
+        var idle: [Int] = []
         var atEnd = !more && pendingFailure == nil
         let hasSteps = !rows.stepPaths.isEmpty
         let offset = reader.timeOffset
@@ -202,6 +222,8 @@ public final class MotionReplaySource: SourcePlugin {
             ys.append(rows.ys[i])
             zs.append(rows.zs[i])
             if !rows.extras.isEmpty { extras.append(rows.extras[i]) }
+            for c in channels.indices { channels[c].append(rows.channels[c][i]) }
+            if !rows.filled.isEmpty && rows.filled[i] { idle.append(batch.count - 1) }
             emitted += 1
         }
         if atEnd && config.loop && emitted > 0 {
@@ -210,14 +232,15 @@ public final class MotionReplaySource: SourcePlugin {
             loopOffset += lastRelative + period
             firstTime = nil
             lastTime = nil
-            return finishBatch(&batch, xs, ys, zs, extras, reader: reader, status: .more)
+            return finishBatch(&batch, xs, ys, zs, extras, channels, idle, reader: reader, status: .more)
         }
-        return finishBatch(&batch, xs, ys, zs, extras, reader: reader, status: atEnd ? .finished : .more, context: context)
+        return finishBatch(
+            &batch, xs, ys, zs, extras, channels, idle, reader: reader, status: atEnd ? .finished : .more, context: context)
     }
 
     private func finishBatch(
-        _ batch: inout Batch, _ xs: [Double], _ ys: [Double], _ zs: [Double], _ extras: [[Value]],
-        reader: any RecordingReader, status: SourceStatus, context: StageContext? = nil
+        _ batch: inout Batch, _ xs: [Double], _ ys: [Double], _ zs: [Double], _ extras: [[Value]], _ channels: [[Double]],
+        _ idle: [Int], reader: any RecordingReader, status: SourceStatus, context: StageContext? = nil
     ) -> SourceStatus {
         if batch.count > 0 {
             if batch.kinds.contains(.marker) {
@@ -234,13 +257,42 @@ public final class MotionReplaySource: SourcePlugin {
             for (i, name) in reader.extraNames.enumerated() where !extras.isEmpty {
                 batch.setColumn(Column(name: name, values: extras.map { i < $0.count ? $0[i] : .null }))
             }
+            for (name, values) in zip(reader.channelNames, channels) { batch.setColumn(Column(name: name, doubles: values)) }
+            if !idle.isEmpty {
+                // Only filled samples carry the flag: a measured one has no `idle` field at all.
+                var flags = [Value](repeating: .null, count: batch.count)
+                for row in idle { flags[row] = .bool(true) }
+                batch.setColumn(Column(name: "idle", values: flags))
+            }
         }
         if status == .finished, let context {
             if badRows > Self.reportLimit { context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)") }
             if backwards > Self.reportLimit { context.warn("\(backwards) timestamps went back in all") }
+            if let info = reader.info { report(info, context: context) }
             if period > 0 { context.notice("replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((1 / period * 100).rounded() / 100)) Hz") }
         }
         return status
+    }
+
+    /// Logs the damage and repairs reading met, and updates the manifest's entry.
+    private func report(_ info: RecordingInfo, context: StageContext) {
+        let f = info.findings
+        if f.corruptBlocks > 0 { context.warn("skipped \(f.corruptBlocks) corrupt block(s) in all") }
+        if !f.gaps.isEmpty {
+            let total = f.gaps.reduce(0) { $0 + $1.seconds }
+            context.notice("\(f.gaps.count) gap(s) without samples, \(TimeUnit.short(total)) s in all")
+        }
+        if !f.filled.isEmpty {
+            let total = f.filled.reduce(0) { $0 + ($1.end - $1.start) }
+            context.notice("\(f.filled.count) idle-sleep span(s) filled with the last sample (idle: true), \(TimeUnit.short(total)) s in all")
+        }
+        var fields = info.manifestFields(path: path)
+        fields["samples"] = .int(Int64(emitted))
+        fields["corruptBlocks"] = .int(Int64(f.corruptBlocks))
+        fields["gaps"] = .array(f.gaps.map { .object(["start": .string(ISODate.string($0.start)), "seconds": .double($0.seconds)]) })
+        fields["idleFilled"] = .array(f.filled.map { .object(["start": .string(ISODate.string($0.start)), "end": .string(ISODate.string($0.end))]) })
+        if period > 0 { fields["measuredRate"] = .double((1 / period * 1000).rounded() / 1000) }
+        context.recordInput(fields)
     }
 
     public func stop(context: StageContext) {

@@ -15,6 +15,13 @@ struct RowBuffer {
     var kinds: [SampleKind] = []
     /// Other columns per row, in the order of the reader's `extraNames`; empty when there are none.
     var extras: [[Value]] = []
+    /// Numeric channels besides the axes (temperature, light, gyroscope), one array per name in the
+    /// reader's `channelNames`, each as long as `times`; empty when the format has none. Binary
+    /// formats fill these instead of `extras`, so no row allocates.
+    var channels: [[Double]] = []
+    /// Per row, whether the sample was filled in rather than measured (ActiGraph idle sleep);
+    /// empty when no row of the buffer was.
+    var filled: [Bool] = []
 
     var count: Int { times.count }
 
@@ -55,8 +62,15 @@ protocol RecordingReader: AnyObject {
     /// Seconds added to row times for the samples' timestamps: a SageResearch log's `startDate`,
     /// kept apart so relative times keep their full precision.
     var timeOffset: Double { get }
+    /// Names of the numeric channels in `RowBuffer.channels`, in order.
+    var channelNames: [String] { get }
+    /// What the file says about the device and what reading it found so far; `nil` for formats
+    /// that carry nothing beyond the samples.
+    var info: RecordingInfo? { get }
 }
 
 extension RecordingReader {
     var timeOffset: Double { 0 }
+    var channelNames: [String] { [] }
+    var info: RecordingInfo? { nil }
 }

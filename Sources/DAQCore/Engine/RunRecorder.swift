@@ -29,6 +29,9 @@ public final class RunRecorder: Sendable {
         var files: [String: OutputFile] = [:]
         var order: [String] = []
         var notes: [String] = []
+        /// What sources found about their inputs (device files), keyed by component and path.
+        var inputs: [String: Fields] = [:]
+        var inputOrder: [String] = []
     }
 
     let pipelineName: String
@@ -91,6 +94,17 @@ public final class RunRecorder: Sendable {
         }
     }
 
+    /// Records (or updates) what a source found about a file it reads: format, device, rate, start.
+    public func recordInput(component: String, _ fields: Fields) {
+        var entry = fields
+        entry["component"] = .string(component)
+        let key = component + "\u{0}" + (fields["path"]?.stringValue ?? "")
+        state.withLock { s in
+            if s.inputs[key] == nil { s.inputOrder.append(key) }
+            s.inputs[key] = entry
+        }
+    }
+
     /// Adds a line to every manifest's `notes` (bad rows skipped, units detected).
     public func note(_ text: String) {
         state.withLock { $0.notes.append(text) }
@@ -109,7 +123,9 @@ public final class RunRecorder: Sendable {
     private func writeManifest(in dir: String, status: String, stages: [StageStatistics], endDate: Double?, failure: String?)
         throws
     {
-        let (files, notes) = state.withLock { s in (s.order.compactMap { s.files[$0] }, s.notes) }
+        let (files, notes, inputs) = state.withLock { s in
+            (s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] })
+        }
         var m = Fields()
         m["pipeline"] = .string(pipelineName)
         m["configFile"] = .string(configFile)
@@ -137,6 +153,7 @@ public final class RunRecorder: Sendable {
                     "bytes": .int(Int64(f.bytes)), "sha256": status == "running" ? .null : (Self.sha256(of: f.path).map(Value.string) ?? .null),
                 ])
             })
+        if !inputs.isEmpty { m["inputs"] = .array(inputs.map(Value.object)) }
         m["notes"] = .array(notes.map(Value.string))
         var bytes: [UInt8] = []
         JSONEncoding.append(.object(m), to: &bytes)

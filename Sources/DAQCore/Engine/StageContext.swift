@@ -119,6 +119,12 @@ public final class StageContext: Sendable {
         stage?.pipeline?.recorder.record(RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
     }
 
+    /// Describes a file this source reads (a device recording: format, device, rate, start, zone)
+    /// in the run manifest's `inputs`; call again with the same `path` field to update it.
+    public func recordInput(_ fields: Fields) {
+        stage?.pipeline?.recorder.recordInput(component: name, fields)
+    }
+
     /// Tells the user something the stage found out (a detected unit); also kept in the manifest.
     public func notice(_ message: String) {
         stage?.pipeline?.recorder.note("\(name): \(message)")
