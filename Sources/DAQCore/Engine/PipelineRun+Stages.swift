@@ -27,9 +27,9 @@ extension PipelineRun {
         if allowed < batch.count { batch = batch.slice(0..<allowed) }
         if stopAll {
             pool.async { [weak self, weak stage] in self?.stop(sparing: stage) }
-            return .reached
+            return .samples
         }
-        return reached ? .reached : .open
+        return reached ? .duration : .open
     }
 
     /// A source emitted samples up to `uptime` (read-ahead samples not yet due do not count).

@@ -14,7 +14,8 @@ import Synchronization
 /// Control methods may be called from any thread (a signal handler's queue among them); the
 /// run's own state sits behind one `Mutex`.
 public final class PipelineRun: Sendable {
-    enum Admission { case open, reached }
+    /// Whether a source's batch stayed within the run's limits, or which limit it reached.
+    enum Admission { case open, duration, samples }
 
     struct State {
         var lifecycle = Lifecycle()

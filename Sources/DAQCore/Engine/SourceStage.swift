@@ -9,6 +9,9 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     /// Read but not yet due.
     private var pending: Batch?
     private var status: SourceStatus = .more
+    /// Where `--duration` or `--max-samples` cut the input: the source's input did not end,
+    /// the run's limit did, so the source is closed at that time rather than left open.
+    private var cut: Cut?
     private var stopRequested = false
     private var pumpScheduled = false
     private var timer: (any DispatchSourceTimer)?
@@ -87,6 +90,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
                 }
             }
             pending = nil
+            if status != .finished || cut != nil { closeSource(at: pipeline?.finalUptime() ?? context.clock.now()) }
             endSource(.finished)
             return
         }
@@ -109,6 +113,16 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         }
         switch status {
         case .finished:
+            if let cut {
+                // `--duration N` runs N seconds of the run clock, not only until the last sample
+                // before N; the source is closed at N, as a stop at N would close it.
+                if case .duration(let end) = cut, !context.clock.isDue(end) {
+                    arm(for: end)
+                    return
+                }
+                context.clock.advance(to: cut.uptime)
+                closeSource(at: cut.uptime)
+            }
             endSource(.finished)
             return
         case .idle, .more:
@@ -127,8 +141,16 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         if !batch.isEmpty {
             let limited = pipeline?.admit(&batch, from: self) ?? .open
             stampSteps(&batch)
-            pending = batch
-            if limited == .reached { status = .finished }
+            switch limited {
+            case .open: break
+            case .duration:
+                status = .finished
+                cut = .duration(pipeline?.options.duration ?? 0)
+            case .samples:
+                status = .finished
+                cut = .samples(batch.uptimes.last ?? context.clock.now())
+            }
+            pending = batch.isEmpty ? nil : batch
         }
         if pending != nil || status != .idle { scheduleRead() }
     }
@@ -183,10 +205,38 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         }
     }
 
+    /// Lets the source close what it holds open, and emits that at `uptime`.
+    private func closeSource(at uptime: Double) {
+        var batch = Batch(stream: name)
+        do {
+            try source.cutShort(into: &batch, at: uptime, context: context)
+        } catch {
+            noteError("closing at stop: \(error)", fatal: false)
+        }
+        guard !batch.isEmpty else { return }
+        stampSteps(&batch)
+        emit(batch)
+        if let last = batch.uptimes.last { pipeline?.noteEmitted(upTo: last) }
+    }
+
     private func endSource(_ final: LifecycleState) {
         timer?.cancel()
         timer = nil
         source.stop(context: context)
         finishStage(final == .finished && pipeline?.isCancelled == true ? .cancelled : final)
+    }
+}
+
+/// Why a source's input was cut short by the run's limits.
+private enum Cut {
+    /// `--duration`: the run clock's end.
+    case duration(Double)
+    /// `--max-samples`: after the last admitted sample.
+    case samples(Double)
+
+    var uptime: Double {
+        switch self {
+        case .duration(let end), .samples(let end): return end
+        }
     }
 }

@@ -24,11 +24,19 @@ public protocol Source: AnyObject {
     func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus
     /// Releases what `start` opened. Called once, after the last `read`.
     func stop(context: StageContext)
+    /// Called once when the run ends the source before its input did — the run stopped or was
+    /// cancelled, or `--duration` or `--max-samples` was reached — after the last `read` and
+    /// before `stop`: appends what closes what the source holds open (a scan session's
+    /// `scan.cancel` and `scan.stop`), stamped at `uptime`, the run-clock time of the end, so a
+    /// stopped run's output is as well-formed as a finished one's. Not called after `read`
+    /// returned ``SourceStatus/finished``: the source closed everything itself then.
+    func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws
 }
 
 extension Source {
     public func start(context: StageContext) throws {}
     public func stop(context: StageContext) {}
+    public func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws {}
 }
 
 /// Turns batches into batches: filters, maps, windows, parsers.
