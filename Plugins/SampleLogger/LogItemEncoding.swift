@@ -25,7 +25,8 @@ enum LogItemJSON {
         }
     }
 
-    /// `{"uptime":u,"timestamp":t,"stepPath":"…"[,"kind":"event"],fields…}`; null fields are left out.
+    /// `{"uptime":u,"timestamp":t,"stepPath":"…"[,"kind":"event"],fields…}`: the fields the sample
+    /// has, nulls included; those only other samples of the batch have are left out.
     static func appendSample(
         _ batch: Batch, row: Int, keys: [[UInt8]?], t0: Double, decimals: Int?, to out: inout [UInt8]
     ) {
@@ -37,9 +38,9 @@ enum LogItemJSON {
         JSONEncoding.appendString(batch.stepPaths[row], to: &out)
         if batch.kinds[row] == .event { out.append(contentsOf: #","kind":"event""#.utf8) }
         for (c, column) in batch.columns.enumerated() {
-            guard let key = keys[c] else { continue }
+            // A field the sample never had is left out; one it has as null is written as null.
+            guard let key = keys[c], !column.isAbsent(row) else { continue }
             let value = column[row]
-            if value.isNull { continue }
             out.append(contentsOf: key)
             LogValue.appendJSON(value, decimals: decimals, to: &out)
         }

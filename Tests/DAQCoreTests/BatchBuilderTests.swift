@@ -20,8 +20,11 @@ import Testing
         #expect(batch.count == 3 && builder.count == 0)
         #expect(batch.columns.map(\.name) == ["a", "b", "c"])
         #expect(batch.columns.allSatisfy { $0.count == 3 })
-        #expect(batch.samples.map { $0.fields["a"] } == [.int(1), .null, .int(4)])
-        #expect(batch.samples.map { $0.fields["c"] } == [.null, .double(2.5), .null])
+        // A row that never had a field reads as null in its column, and the sample lacks it.
+        #expect(batch.samples.map { $0.fields["a"] } == [.int(1), nil, .int(4)])
+        #expect(batch.samples.map { $0.fields["c"] } == [nil, .double(2.5), nil])
+        #expect(batch.column("c")!.boxedValues == [.null, .double(2.5), .null])
+        #expect((0..<3).map { batch.column("c")!.isAbsent($0) } == [true, false, true])
         #expect(batch.timestamps == [10, 11, 12] && batch.stream == "s")
     }
 

@@ -27,9 +27,11 @@ import Testing
         #expect(batch.columns.map(\.name) == ["address", "rssi", "temperature", "frames", "major", "uuid"])
         #expect(batch.samples.map { $0.fields["address"] } == ["A0", "A1", "A2", "A0", "A1"])
         #expect(batch.samples.map { $0.fields["rssi"] } == [-60, -61, -62, -63, -64])
-        #expect(batch.samples.map { $0.fields["temperature"] } == [0.0, .null, 1.0, .null, 2.0])
-        #expect(batch.samples.map { $0.fields["major"] } == [.null, 1, .null, 3, .null])
-        #expect(batch.samples.map { $0.fields["uuid"] } == [.null, "U1", .null, "U3", .null])
+        // Rows that never had a field read as null in the column and are left out of the sample.
+        #expect(batch.samples.map { $0.fields["temperature"] } == [0.0, nil, 1.0, nil, 2.0])
+        #expect(batch.samples.map { $0.fields["major"] } == [nil, 1, nil, 3, nil])
+        #expect(batch.samples.map { $0.fields["uuid"] } == [nil, "U1", nil, "U3", nil])
+        #expect(batch.column("uuid")!.boxedValues == [.null, "U1", .null, "U3", .null])
         #expect(batch.value("frames", at: 1) == .array(["ibeacon"]))
         #expect(batch.columns.allSatisfy { $0.count == 5 })
     }
@@ -69,20 +71,28 @@ import Testing
         ints = sparse.finish().column("i") ?? ints
         #expect(ints.boxedValues == [.null, 5] && ints.double(at: 1) == 5 && ints.double(at: 0) == nil)
         ints.append(.int(6))
-        ints.append(.null)
+        ints.appendAbsent()
         ints.set(.int(4), at: 0)
         #expect(ints.boxedValues == [4, 5, 6, .null])
         guard case .sparseInts = ints.storage else {
-            Issue.record("ints and nulls should keep a sparse column sparse")
+            Issue.record("ints and absent rows should keep a sparse column sparse")
             return
         }
         #expect(ints.slice(1..<3).boxedValues == [5, 6])
         #expect(ints.filtered([true, false, false, true], kept: 2).boxedValues == [4, .null])
+        #expect((0..<4).map(ints.isAbsent) == [false, false, false, true])
         var joined = ints
         joined.append(contentsOf: ints.slice(0..<1))
         #expect(joined.boxedValues == [4, 5, 6, .null, 4])
-        ints.append(.string("x"))
-        #expect(ints.boxedValues == [4, 5, 6, .null, "x"])
+        #expect((0..<5).map(joined.isAbsent) == [false, false, false, true, false])
+        var texts = ints
+        texts.append(.string("x"))
+        #expect(texts.boxedValues == [4, 5, 6, .null, "x"])
+        #expect((0..<5).map(texts.isAbsent) == [false, false, false, true, false])
+        // A null a sample carries is not an absent row: the column is boxed and keeps the two apart.
+        ints.append(.null)
+        #expect(ints.boxedValues == [4, 5, 6, .null, .null])
+        #expect((0..<5).map(ints.isAbsent) == [false, false, false, true, false])
     }
 
     @Test func aSecondTypeOrAnExplicitNullBoxesTheColumnWithoutLosingValues() {
@@ -93,8 +103,10 @@ import Testing
         builder.appendRow(uptime: 3, timestamp: 3) { $0["x"] = .null }
         builder.appendRow(uptime: 4, timestamp: 4) { $0.set("y", int: 7) }
         let batch = builder.finish()
-        #expect(batch.samples.map { $0.fields["x"] } == [1, "two", 3.5, .null, .null])
-        #expect(batch.samples.map { $0.fields["y"] } == [.null, .null, .null, .null, 7])
+        // Row 3 carries x as null; row 4 never had x: null in the column, absent from the sample.
+        #expect(batch.samples.map { $0.fields["x"] } == [1, "two", 3.5, .null, nil])
+        #expect(batch.column("x")!.boxedValues == [1, "two", 3.5, .null, .null])
+        #expect(batch.samples.map { $0.fields["y"] } == [nil, nil, nil, nil, 7])
     }
 
     @Test func aSecondWriteInARowReplacesTheFirstAndReadsBack() {

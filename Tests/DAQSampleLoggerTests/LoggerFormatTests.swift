@@ -98,14 +98,16 @@ struct LoggerFormatTests {
         #expect(try readText(csv + "/accel.csv").contains(",1,1.333,\"a,"))
     }
 
-    @Test func eventsAreMarkedAndNullFieldsLeftOut() throws {
+    @Test func eventsAreMarkedAndNullFieldsKept() throws {
         // Sample 0 is an event: it waits for the first data sample, which fixes t0.
         let dir = try runLogger("logger.jsonl", source: "count: 10, rate: 10, base: 1700000000, event_at: 0, nulls: true")
         let items = try readText(dir + "/accel.jsonl").split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
         #expect(items[0].object["timestampDate"] == .string(ISODate.string(1700000000)))
         #expect(items[1].keys == ["uptime", "timestamp", "stepPath", "kind", "seq", "value", "label"])
         #expect(items[1].object["kind"] == .string("event"))
-        #expect(items[2].keys == ["uptime", "timestamp", "stepPath", "seq", "value"])  // label null
+        // The sample has `label` as null: it stays null, it is not dropped.
+        #expect(items[2].keys == ["uptime", "timestamp", "stepPath", "seq", "value", "label"])
+        #expect(items[2].object["label"] == .null)
     }
 
     @Test func identifiersGiveOneFilePerStreamWithEveryMarker() throws {

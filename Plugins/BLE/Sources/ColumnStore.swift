@@ -163,7 +163,7 @@ struct RawColumn {
         let dense = count == n
         switch kind {
         case .empty:
-            return Column(name: name, nulls: n)
+            return Column(name: name, absent: n)
         case .ints where dense:
             return Column(name: name, ints: Self.copy(words, n, as: Int64.self))
         case .doubles where dense:
@@ -182,12 +182,20 @@ struct RawColumn {
             }
         case .strings:
             var out = [Value](repeating: .null, count: n)
-            for k in 0..<count { out[Int(rows[k])] = .string((strings + k).move()) }
-            return Column(name: name, values: out)
+            var absent = [Bool](repeating: true, count: n)
+            for k in 0..<count {
+                out[Int(rows[k])] = .string((strings + k).move())
+                absent[Int(rows[k])] = false
+            }
+            return Column(name: name, values: out, absent: absent)
         case .boxed:
             var out = [Value](repeating: .null, count: n)
-            for k in 0..<count { out[Int(rows[k])] = (boxed + k).move() }
-            return Column(name: name, values: out)
+            var absent = [Bool](repeating: true, count: n)
+            for k in 0..<count {
+                out[Int(rows[k])] = (boxed + k).move()
+                absent[Int(rows[k])] = false
+            }
+            return Column(name: name, values: out, absent: absent)
         }
     }
 

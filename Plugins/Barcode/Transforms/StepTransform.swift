@@ -53,6 +53,7 @@ public final class StepTransform: TransformPlugin {
     public func process(_ batch: inout Batch, context: StageContext) throws {
         guard let column = batch.column(config.field) else { return }
         var steps: [Value] = []
+        var notCards: [Bool] = []
         var any = false
         // The step of the last card so far: a card's own sample and those after it in this batch
         // are in its step. One pass, so a batch with many cards stays linear.
@@ -62,14 +63,17 @@ public final class StepTransform: TransformPlugin {
                 context.changeStep(to: path, at: batch.uptimes[i])
                 context.notice("step card '\(code)' at \(batch.uptimes[i]) s: step is now '\(path)'")
                 steps.append(.string(path))
+                notCards.append(false)
                 any = true
                 current = path
             } else {
                 steps.append(.null)
+                notCards.append(true)
             }
             if let current { batch.setStepPath(current, at: i) }
         }
-        if any { batch.setColumn(Column(name: "step", values: steps)) }
+        // Only a card's own sample has a `step` field; the others never had one.
+        if any { batch.setColumn(Column(name: "step", values: steps, absent: notCards)) }
     }
 
     private func step(for code: String) -> String? {

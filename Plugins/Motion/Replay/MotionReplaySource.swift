@@ -261,8 +261,12 @@ public final class MotionReplaySource: SourcePlugin {
             if !idle.isEmpty {
                 // Only filled samples carry the flag: a measured one has no `idle` field at all.
                 var flags = [Value](repeating: .null, count: batch.count)
-                for row in idle { flags[row] = .bool(true) }
-                batch.setColumn(Column(name: "idle", values: flags))
+                var measured = [Bool](repeating: true, count: batch.count)
+                for row in idle {
+                    flags[row] = .bool(true)
+                    measured[row] = false
+                }
+                batch.setColumn(Column(name: "idle", values: flags, absent: measured))
             }
         }
         if status == .finished, let context {

@@ -93,6 +93,7 @@ public final class ConsoleSink: SinkPlugin {
         out.append(contentsOf: batch.stream.utf8)
         for column in batch.columns {
             if let only = config.fields, !only.contains(column.name) { continue }
+            if column.isAbsent(row) { continue }
             let v = column[row]
             if batch.kinds[row] != .data && v.isNull { continue }
             out.append(UInt8(ascii: " "))

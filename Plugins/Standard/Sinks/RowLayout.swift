@@ -99,7 +99,7 @@ struct RowLayout {
                 Self.number(values[row], decimals, &out)
             case .column(let c):
                 let v = batch.columns[c][row]
-                if v.isNull {
+                if batch.columns[c].isAbsent(row) {
                     out.removeSubrange(start...)
                     continue
                 }

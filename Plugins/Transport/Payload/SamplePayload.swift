@@ -27,6 +27,8 @@ public enum SamplePayload {
         let kind = batch.kinds[row]
         var bytesFields = 0
         for column in batch.columns {
+            // A field the sample never had is left out; one it has as null is written as null.
+            if column.isAbsent(row) { continue }
             let v = column[row]
             if kind != .data, v.isNull { continue }
             if case .bytes = v { bytesFields += 1 }

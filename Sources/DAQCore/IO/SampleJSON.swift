@@ -1,7 +1,9 @@
 /// The JSON Lines form of samples shared by the `file` sink, `console --format json` and the
 /// `exec` protocol: `{"stream":…,"uptime":…,"timestamp":…,"stepPath":…,"kind":…, fields…}`.
 ///
-/// `kind` is written only for markers and events; `stepPath` only when not empty.
+/// `kind` is written only for markers and events; `stepPath` only when not empty. A field is
+/// written when the sample has it, as `null` too; a field only other samples of the batch have
+/// is left out (see ``Column/absent``).
 public enum SampleJSON {
     /// Appends sample `row` of `batch` as one JSON object and a newline.
     public static func appendLine(_ batch: Batch, row: Int, to out: inout [UInt8]) {
@@ -9,6 +11,8 @@ public enum SampleJSON {
         appendMetadata(batch, row: row, to: &out)
         let kind = batch.kinds[row]
         for column in batch.columns {
+            // A field the sample never had is left out; one it has as null is written as null.
+            if column.isAbsent(row) { continue }
             let v = column[row]
             if kind != .data, v.isNull { continue }
             out.append(UInt8(ascii: ","))

@@ -67,11 +67,11 @@ public struct Batch: Sendable {
         columnIndex(field).map { columns[$0][index] }
     }
 
-    /// Materializes sample `index`; fields that are null for it because another sample
-    /// introduced the column are kept as `null`.
+    /// Materializes sample `index`: the fields it has, nulls included; a field only another
+    /// sample of the batch has is left out.
     public subscript(index: Int) -> Sample {
         var fields = Fields()
-        for c in columns { fields[c.name] = c[index] }
+        for c in columns where !c.isAbsent(index) { fields[c.name] = c[index] }
         return Sample(
             stream: stream, timestamp: timestamps[index], uptime: uptimes[index],
             stepPath: stepPaths[index], kind: kinds[index], fields: fields)
@@ -118,7 +118,7 @@ public struct Batch: Sendable {
             }
             i = i + 1 == n ? 0 : i + 1
         }
-        columns.append(Column(name: name, nulls: Swift.max(count - 1, 0)))
+        columns.append(Column(name: name, absent: Swift.max(count - 1, 0)))
         columnHint = n + 1
         return n
     }
@@ -133,10 +133,11 @@ public struct Batch: Sendable {
         columns[index].append(double: double)
     }
 
-    /// Fills columns shorter than `rows` with nulls so every column has one value per sample.
+    /// Fills columns shorter than `rows` with absent rows (read as `null`), so every column has
+    /// one value per sample: the samples that gave a column no value do not have that field.
     public mutating func padColumns(to rows: Int) {
         for i in columns.indices where columns[i].count < rows {
-            while columns[i].count < rows { columns[i].append(.null) }
+            while columns[i].count < rows { columns[i].appendAbsent() }
         }
     }
 
@@ -231,7 +232,7 @@ public struct Batch: Sendable {
             if let i = columnIndex(c.name) {
                 columns[i].append(contentsOf: c)
             } else {
-                var nc = Column(name: c.name, nulls: before)
+                var nc = Column(name: c.name, absent: before)
                 nc.append(contentsOf: c)
                 columns.append(nc)
             }

@@ -24,6 +24,11 @@ public struct Column: Sendable {
     public var name: String
     /// The values, one per sample of the batch.
     public private(set) var storage: Storage
+    /// Rows whose sample never had this field, as opposed to a `null` it carried: a field
+    /// another sample of the batch introduced reads as `null` there, but a JSON writer leaves
+    /// it out. `nil` when every row has the field. Sparse storages mark absent rows with `nil`
+    /// instead, and never carry this mask.
+    public private(set) var absent: [Bool]?
 
     /// Creates a column from boxed values, unboxing when they are all doubles or all ints.
     public init(name: String, values: [Value]) {
@@ -61,10 +66,92 @@ public struct Column: Sendable {
         self.storage = storage
     }
 
-    /// Creates a column holding `count` nulls, used when a field first appears mid-batch.
+    /// Creates a column holding `count` nulls that samples carried as such.
     public init(name: String, nulls count: Int) {
         self.name = name
         storage = .values(Array(repeating: .null, count: count))
+    }
+
+    /// Creates a column `count` rows long that no sample has yet: a field first met mid-batch.
+    public init(name: String, absent count: Int) {
+        self.name = name
+        storage = .values(Array(repeating: .null, count: count))
+        absent = count > 0 ? Array(repeating: true, count: count) : nil
+    }
+
+    /// Creates a column of `count` absent rows stored sparse for integers: the rows given a value
+    /// later hold it unboxed, the rest cost nothing to free.
+    public init(name: String, absentInts count: Int) {
+        self.name = name
+        storage = .sparseInts(Array(repeating: nil, count: count))
+    }
+
+    /// Creates a column of `count` absent rows stored sparse for doubles (see ``init(name:absentInts:)``).
+    public init(name: String, absentDoubles count: Int) {
+        self.name = name
+        storage = .sparseDoubles(Array(repeating: nil, count: count))
+    }
+
+    /// Creates a column of boxed `values` in which the rows flagged in `absent` never had the field
+    /// (their value, normally `.null`, is what a reader sees).
+    public init(name: String, values: [Value], absent: [Bool]) {
+        precondition(values.count == absent.count, "column \(name): \(values.count) values, \(absent.count) absence flags")
+        self.init(name: name, values: values)
+        if absent.contains(true) {
+            if case .values = storage {} else { storage = .values(values) }
+            self.absent = absent
+        }
+    }
+
+    /// Whether sample `row` never had this field (see ``absent``).
+    @inlinable
+    public func isAbsent(_ row: Int) -> Bool {
+        if let absent { return absent[row] }
+        switch storage {
+        case .sparseInts(let a): return a[row] == nil
+        case .sparseDoubles(let a): return a[row] == nil
+        default: return false
+        }
+    }
+
+    /// Whether some row never had this field.
+    public var hasAbsentRows: Bool {
+        if let absent { return absent.contains(true) }
+        switch storage {
+        case .sparseInts(let a): return a.contains(nil)
+        case .sparseDoubles(let a): return a.contains(nil)
+        default: return false
+        }
+    }
+
+    /// Appends a row that does not have the field: a sample that lacks it.
+    public mutating func appendAbsent() {
+        switch storage {
+        case .sparseInts(var a):
+            storage = .values([])
+            a.append(nil)
+            storage = .sparseInts(a)
+        case .sparseDoubles(var a):
+            storage = .values([])
+            a.append(nil)
+            storage = .sparseDoubles(a)
+        default:
+            var flags = absent ?? Array(repeating: false, count: count)
+            absent = nil
+            append(.null)
+            flags.append(true)
+            absent = flags
+        }
+    }
+
+    /// Each row's absence, as flags, whatever the storage; `nil` when no row is absent.
+    private var absenceFlags: [Bool]? {
+        if let absent { return absent }
+        switch storage {
+        case .sparseInts(let a): return a.contains(nil) ? a.map { $0 == nil } : nil
+        case .sparseDoubles(let a): return a.contains(nil) ? a.map { $0 == nil } : nil
+        default: return nil
+        }
     }
 
     /// The number of values.
@@ -154,23 +241,31 @@ public struct Column: Sendable {
                 return
             }
         case .values(var a):
-            if a.isEmpty, case .double(let d) = value {
+            if a.isEmpty, absent == nil, case .double(let d) = value {
                 storage = .doubles([d])
                 return
             }
-            if a.isEmpty, case .int(let i) = value {
+            if a.isEmpty, absent == nil, case .int(let i) = value {
                 storage = .ints([i])
                 return
             }
             storage = .values([])
             a.append(value)
             storage = .values(a)
+            absent?.append(false)
             return
         }
+        let flags = absenceFlags
         var boxed = boxedValues
         storage = .values([])
         boxed.append(value)
         storage = .values(boxed)
+        if var flags {
+            flags.append(false)
+            absent = flags
+        } else if absent != nil {
+            absent!.append(false)
+        }
     }
 
     /// Appends a double without boxing when the column holds doubles.
@@ -226,12 +321,18 @@ public struct Column: Sendable {
             storage = .values([])
             a[index] = value
             storage = .values(a)
+            absent?[index] = false
             return
         }
+        let flags = absenceFlags
         var boxed = boxedValues
         storage = .values([])
         boxed[index] = value
         storage = .values(boxed)
+        if var flags {
+            flags[index] = false
+            absent = flags
+        }
     }
 
     /// Every value boxed, in order.
@@ -257,6 +358,7 @@ public struct Column: Sendable {
         case .sparseDoubles(let a): copy.storage = .sparseDoubles(Column.select(a, keep, kept))
         case .values(let a): copy.storage = .values(Column.select(a, keep, kept))
         }
+        if let absent { copy.absent = Column.select(absent, keep, kept) }
         return copy
     }
 
@@ -271,11 +373,24 @@ public struct Column: Sendable {
         case .sparseDoubles(let a): copy.storage = .sparseDoubles(Array(a[range]))
         case .values(let a): copy.storage = .values(Array(a[range]))
         }
+        if let absent { copy.absent = Array(absent[range]) }
         return copy
     }
 
     /// Appends every value of `other` (same name assumed).
     public mutating func append(contentsOf other: Column) {
+        if absent != nil || other.absent != nil {
+            // Boxed, with the absence of both sides kept row for row.
+            let mine = absenceFlags ?? Array(repeating: false, count: count)
+            let theirs = other.absenceFlags ?? Array(repeating: false, count: other.count)
+            var boxed = boxedValues
+            storage = .values([])
+            absent = nil
+            boxed.append(contentsOf: other.boxedValues)
+            storage = .values(boxed)
+            absent = mine + theirs
+            return
+        }
         switch (storage, other.storage) {
         case (.doubles(var a), .doubles(let b)):
             storage = .values([])
@@ -301,19 +416,24 @@ public struct Column: Sendable {
             if count == 0 {
                 storage = other.storage
             } else {
+                let flags: [Bool]? =
+                    absenceFlags != nil || other.absenceFlags != nil
+                    ? (absenceFlags ?? Array(repeating: false, count: count))
+                        + (other.absenceFlags ?? Array(repeating: false, count: other.count)) : nil
                 var boxed = boxedValues
                 storage = .values([])
                 boxed.append(contentsOf: other.boxedValues)
                 storage = .values(boxed)
+                absent = flags
             }
         }
     }
 
-    /// `value` as an element of a sparse column: `.some(nil)` for a null, `.some(x)` for a
-    /// value `payload` extracts, `nil` for a value of another type.
+    /// `value` as an element of a sparse column: `.some(x)` for a value `payload` extracts,
+    /// `nil` for a value of another type or a null, which a sparse column cannot hold apart
+    /// from an absent row, so it is boxed.
     private static func unbox<T>(_ value: Value, _ payload: (Value) -> T?) -> T?? {
-        if case .null = value { return .some(nil) }
-        return payload(value).map { .some($0) }
+        payload(value).map { .some($0) }
     }
 
     private static func select<T>(_ a: [T], _ keep: [Bool], _ kept: Int) -> [T] {

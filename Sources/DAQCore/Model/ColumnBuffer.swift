@@ -113,7 +113,7 @@ struct ColumnBuffer {
     func column(rows count: Int) -> Column {
         if rows == nil && self.count == count {
             switch kind {
-            case .empty: return Column(name: name, nulls: count)
+            case .empty: return Column(name: name, absent: count)
             case .ints: return Column(name: name, ints: ints)
             case .doubles: return Column(name: name, doubles: doubles)
             case .strings: return Column(name: name, strings: strings)
@@ -121,13 +121,14 @@ struct ColumnBuffer {
             }
         }
         switch kind {
-        case .empty: return Column(name: name, nulls: count)
+        case .empty: return Column(name: name, absent: count)
         case .ints: return Column(name: name, storage: .sparseInts(scatter(ints, count, gap: nil) { $0 }))
         case .doubles: return Column(name: name, storage: .sparseDoubles(scatter(doubles, count, gap: nil) { $0 }))
         // Boxed rather than `[String?]`: freeing an optional string goes through generic code
         // that cost three times as much as freeing a `Value`.
-        case .strings: return Column(name: name, storage: .values(scatter(strings, count, gap: .null) { .string($0) }))
-        case .boxed: return Column(name: name, storage: .values(scatter(boxed, count, gap: .null) { $0 }))
+        case .strings:
+            return Column(name: name, values: scatter(strings, count, gap: .null) { .string($0) }, absent: gaps(count))
+        case .boxed: return Column(name: name, values: scatter(boxed, count, gap: .null) { $0 }, absent: gaps(count))
         }
     }
 
@@ -140,6 +141,17 @@ struct ColumnBuffer {
             for (k, row) in rows.enumerated() { out[row] = wrap(values[k]) }
         } else {
             for (k, x) in values.enumerated() { out[k] = wrap(x) }
+        }
+        return out
+    }
+
+    /// Per row of `count`, whether no value was written to it.
+    private func gaps(_ count: Int) -> [Bool] {
+        var out = [Bool](repeating: true, count: count)
+        if let rows {
+            for row in rows { out[row] = false }
+        } else {
+            for k in 0..<Swift.min(self.count, count) { out[k] = false }
         }
         return out
     }
