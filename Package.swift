@@ -115,7 +115,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQTesting"]),
+        .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQStandard", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
         .testTarget(name: "ConformanceTests", dependencies: ["DAQCLI", "DAQTesting", "daq", .product(name: "Yams", package: "Yams")]),

@@ -18,14 +18,22 @@ final class LogFile {
     let path: String
     let layout: Layout
     private let decimals: Int?
-    private let out: OutputFile
+    /// The JSON layouts' file.
+    private let json: OutputFile?
+    /// The CSV layout's file, which may grow parts as fields appear.
+    private let csv: GrowingCSVFile?
+    private var out: OutputFile { csv?.output ?? json! }
     private var t0: Double?
     /// The date shown for uptime 0 (header, marker dates): t0 for a recording with absolute
     /// times; the run's start for one whose times count from 0, so it does not read 1970.
     private var dateOrigin = 0.0
     private let runStart: Double
-    /// CSV columns, fixed by the first batch holding data.
-    private var csvFields: [String] = []
+    /// CSV columns: every field any sample had so far, in the order they first appeared.
+    private var csvOrder = CSVFieldOrder()
+    private var csvFields: [String] { csvOrder.fields }
+    /// Whether the current CSV file (or part) still needs its header row, written before its
+    /// first row so that fields met until then are in it.
+    private var csvHeaderPending = false
     private var warnedFields: Set<String> = []
     /// The index of the sink's next marker this file has not written yet.
     private(set) var nextMarker = 0
@@ -39,11 +47,17 @@ final class LogFile {
         self.runStart = runStart
         self.layout = layout
         self.decimals = decimals
-        out = try OutputFile(path: path)
+        if layout == .csv {
+            csv = try GrowingCSVFile(path: path)
+            json = nil
+        } else {
+            json = try OutputFile(path: path)
+            csv = nil
+        }
     }
 
-    var bytesWritten: Int { out.bytesWritten }
-    var bytesFlushed: Int { out.bytesFlushed }
+    var bytesWritten: Int { csv?.bytesWritten ?? json!.bytesWritten }
+    var bytesFlushed: Int { csv?.bytesFlushed ?? json!.bytesFlushed }
 
     /// Writes the data and events of `batch`, each preceded by the markers due by its uptime.
     /// - Parameter markers: every marker the sink has seen so far, in order.
@@ -52,16 +66,38 @@ final class LogFile {
             // The first data sample fixes t0; a stream of events only (a scanner's sessions)
             // is fixed by its first event.
             guard let first = batch.kinds.firstIndex(of: .data) ?? batch.kinds.firstIndex(of: .event) else { return }
-            try begin(t0: batch.timestamps[first] - batch.uptimes[first], fields: batch.columns.map(\.name))
+            try begin(t0: batch.timestamps[first] - batch.uptimes[first])
         }
+        if layout == .csv { try growColumns(batch) }
         try writeRows(batch, markers: markers, warn: warn)
     }
+
+    /// Takes the fields of `batch` no earlier sample had. Once rows are in the file, its header
+    /// cannot change in place: the rows that follow go into a part with the wider header, and
+    /// ``finish(markers:fallbackT0:warn:)`` merges the parts under the final one.
+    private func growColumns(_ batch: Batch) throws {
+        guard let csv, !csvOrder.add(batch, excluding: reservedItemKeys).isEmpty, !csvHeaderPending else { return }
+        try csv.startPart()
+        csvHeaderPending = true
+    }
+
+    /// Writes the header of the current CSV file or part, if it is still due.
+    private func writeCSVHeaderIfPending(to buffer: inout [UInt8]) {
+        guard csvHeaderPending, let csv else { return }
+        LogItemCSV.appendHeader(fields: csvFields, to: &buffer)
+        csv.wroteHeader(width: Self.csvMetadataColumns + csvFields.count)
+        csvHeaderPending = false
+    }
+
+    /// `uptime,timestamp,stepPath,timestampDate` before the fields of every CSV row.
+    static let csvMetadataColumns = 4
 
     /// Writes every remaining marker and the closing bytes, then closes.
     /// - Parameter fallbackT0: t0 for a file that never got data: the run's start date.
     func finish(markers: [LogMarker], fallbackT0: Double, warn: (String) -> Void) throws {
-        if t0 == nil { try begin(t0: fallbackT0, fields: []) }
+        if t0 == nil { try begin(t0: fallbackT0) }
         try out.withBuffer { buffer in
+            writeCSVHeaderIfPending(to: &buffer)
             appendMarkers(markers, upTo: .infinity, to: &buffer)
             switch layout {
             case .jsonObject: buffer.append(contentsOf: (items > 0 ? "\n]}\n" : "]}\n").utf8)
@@ -69,7 +105,13 @@ final class LogFile {
             case .jsonLines, .csv: break
             }
         }
-        // Once at the end even without `fsync`: a finished run should survive a power cut.
+        if let csv {
+            // Once at the end even without `fsync`: a finished run should survive a power cut.
+            var header: [UInt8] = []
+            LogItemCSV.appendHeader(fields: csvFields, to: &header)
+            try csv.finish(header: header, width: Self.csvMetadataColumns + csvFields.count)
+            return
+        }
         try out.sync()
         try out.close()
     }
@@ -79,11 +121,11 @@ final class LogFile {
         if sync { try out.sync() } else { try out.flush() }
     }
 
-    private func begin(t0: Double, fields: [String]) throws {
+    private func begin(t0: Double) throws {
         self.t0 = t0
         // Times before 2001 are offsets from a recording's start, not dates.
         dateOrigin = t0 >= 1e9 ? t0 : runStart
-        csvFields = fields.filter { !reservedItemKeys.contains($0) }
+        csvHeaderPending = layout == .csv
         try out.withBuffer { buffer in
             switch layout {
             case .jsonObject:
@@ -92,25 +134,21 @@ final class LogFile {
                 buffer.append(contentsOf: #","items":["#.utf8)
                 buffer.append(0x0A)
             case .jsonArray: buffer.append(contentsOf: "[\n".utf8)
-            case .jsonLines: break
-            case .csv: LogItemCSV.appendHeader(fields: csvFields, to: &buffer)
+            case .jsonLines, .csv: break
             }
         }
     }
 
     private func writeRows(_ batch: Batch, markers: [LogMarker], warn: (String) -> Void) throws {
         guard let t0 else { return }
-        for column in batch.columns where warnedFields.insert(column.name).inserted {
-            if reservedItemKeys.contains(column.name) {
-                warn("field '\(column.name)' has the name of an item key; it is not written to \(path)")
-            } else if layout == .csv && !csvFields.contains(column.name) {
-                warn("field '\(column.name)' appeared after the CSV header was written; it is not in \(path)")
-            }
+        for column in batch.columns where reservedItemKeys.contains(column.name) && warnedFields.insert(column.name).inserted {
+            warn("field '\(column.name)' has the name of an item key; it is not written to \(path)")
         }
         // Per batch, not per sample: where each header field sits, or each column's key bytes.
         let csvColumns = layout == .csv ? csvFields.map { batch.columnIndex($0) } : []
         let jsonKeys = layout == .csv ? [] : LogItemJSON.keys(of: batch)
         try out.withBuffer { buffer in
+            writeCSVHeaderIfPending(to: &buffer)
             for row in 0..<batch.count where batch.kinds[row] != .marker {
                 appendMarkers(markers, upTo: batch.uptimes[row], to: &buffer)
                 appendSeparator(to: &buffer)

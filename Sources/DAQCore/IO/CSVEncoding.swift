@@ -17,6 +17,13 @@ public enum CSVText {
     }
 
     /// Appends text as one cell, quoting it when needed.
+    /// `s` as one CSV cell: quoted when it holds a comma, quote or newline.
+    public static func cell(_ s: String) -> String {
+        var out: [UInt8] = []
+        appendCell(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     public static func appendCell(_ s: String, to out: inout [UInt8]) {
         let needsQuotes = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         guard needsQuotes else {
