@@ -116,8 +116,6 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     /// The requested tick time, if any.
     private var tickAt: Double?
     private var timer: (any DispatchSourceTimer)?
-    /// A replay tick the clock made due while batches emitted before it still waited here.
-    private var tickWaitsForInbox = false
 
     init(name: String, type: String, transform: any Transform, pool: DispatchQueue) {
         self.transform = transform
@@ -130,21 +128,33 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         try transform.start(context: context)
     }
 
+    /// What a transform that changes the step emits carries the step in force at each sample's
+    /// time. Its source stamped the samples when it read them, before this stage had seen the
+    /// step card among them; the stage sees every card before the samples after it, so from
+    /// here on each sample's step is the same whatever the clock and the batch boundaries.
+    override func emit(_ batch: Batch) {
+        guard changesSteps, !batch.isEmpty else { return super.emit(batch) }
+        var b = batch
+        StepSchedule.stamp(&b, steps: context.steps)
+        super.emit(b)
+    }
+
     override func consume(_ batch: Batch) throws {
         // Virtual time: a tick is due once data at or past it arrives.
         if let t = tickAt, let first = batch.uptimes.first, first >= t { try fireTick(at: t) }
         var b = batch
         try transform.process(&b, context: context)
         emit(b)
-        if tickWaitsForInbox, inbox?.counters.buffered == 0 {
-            tickWaitsForInbox = false
-            timerFired()
-        }
     }
 
+    /// Virtual and replay time: the tick fires once data at or past it arrives, or at the end.
+    /// A replay's clock passing the tick proves nothing about the data: samples before it may
+    /// still be on their way through the stages upstream, and a tick fired then would close a
+    /// window without them. Only live data (the realtime clock) needs a timer to close a window
+    /// that no later sample closes.
     override func requestTick(atUptime uptime: Double) {
         tickAt = uptime
-        guard let deadline = context.clock.deadline(forUptime: uptime) else { return }
+        guard context.clock.mode == .realtime, let deadline = context.clock.deadline(forUptime: uptime) else { return }
         if timer == nil {
             let t = DispatchSource.makeTimerSource(queue: queue)
             t.setEventHandler { [weak self] in self?.timerFired() }
@@ -155,18 +165,11 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     }
 
     private func timerFired() {
-        guard let t = tickAt, !lifecycle.state.isFinal, context.clock.now() >= t else { return }
-        // A replay can fall behind its clock (a high speed, a slow stage upstream): then the
-        // tick waits for the data, and `consume` fires it once data at or past it arrives,
-        // so windows come out the same as under the virtual clock.
-        if context.clock.mode == .replay {
-            if let emitted = pipeline?.emittedWatermark, emitted < t { return }
-            // The data that moved the watermark past the tick may still wait in the inbox, behind
-            // a turn of the drain loop or held back by a full output: it goes first.
-            if let inbox, inbox.counters.buffered > 0 {
-                tickWaitsForInbox = true
-                return
-            }
+        guard let t = tickAt, !lifecycle.state.isFinal else { return }
+        // A pause holds the clock: the tick waits for the time it asked for.
+        guard context.clock.now() >= t else {
+            requestTick(atUptime: t)
+            return
         }
         do {
             try fireTick(at: t)
@@ -177,7 +180,6 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
 
     private func fireTick(at t: Double) throws {
         tickAt = nil
-        tickWaitsForInbox = false
         emit(try transform.tick(now: t, context: context))
     }
 

@@ -40,10 +40,16 @@ extension PipelineRun {
     /// The latest sample time any source has emitted.
     var emittedWatermark: Double { state.withLock { $0.maxUptime } }
 
-    /// The latest sample time emitted, for the stop marker.
+    /// Where the run ends on its clock, for the stop marker: a recording's last sample time when
+    /// it played to its end (under the virtual and the replay clock alike, so both write the same
+    /// stop marker), the time of the stop when one was asked for, and now on the realtime clock.
     func finalUptime() -> Double {
-        let maxUptime = state.withLock { $0.maxUptime }
-        return clock.mode == .virtual ? maxUptime : Swift.max(maxUptime, clock.now())
+        let (maxUptime, stoppedAt) = state.withLock { ($0.maxUptime, $0.stoppedAt) }
+        switch clock.mode {
+        case .virtual: return maxUptime
+        case .replay: return Swift.max(maxUptime, stoppedAt ?? 0)
+        case .realtime: return Swift.max(maxUptime, clock.now())
+        }
     }
 
     /// Publishes each step change once, whichever sink reaches it first.

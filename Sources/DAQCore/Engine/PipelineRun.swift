@@ -28,6 +28,8 @@ public final class PipelineRun: Sendable {
         var paused = false
         var admitted = 0
         var maxUptime = 0.0
+        /// The run-clock time a stop was asked for: where a stopped replay ends.
+        var stoppedAt: Double?
         var stepsSeen: Set<StepSpec> = []
         var endDate: Double?
         /// Stages that may still change the step, and sinks waiting for them to end.
@@ -133,6 +135,8 @@ public final class PipelineRun: Sendable {
             return true
         }
         guard proceed else { return }
+        let now = clock.now()
+        state.withLock { if $0.stoppedAt == nil { $0.stoppedAt = now } }
         move(to: .stopping)
         for s in stages where s.kind == .source && s !== spared { s.requestStop() }
     }

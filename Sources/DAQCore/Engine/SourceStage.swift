@@ -121,6 +121,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
                     return
                 }
                 context.clock.advance(to: cut.uptime)
+                pipeline?.noteEmitted(upTo: cut.uptime)
                 closeSource(at: cut.uptime)
             }
             endSource(.finished)

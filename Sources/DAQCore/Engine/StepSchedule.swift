@@ -33,6 +33,16 @@ public final class StepSchedule: Sendable {
         }
     }
 
+    /// Sets each data and event sample's step to the one `steps` (ordered by time) has in force at
+    /// its time; a sample before every step keeps its own (a replayed log's recorded step).
+    public static func stamp(_ batch: inout Batch, steps: [StepSpec]) {
+        guard let first = steps.first else { return }
+        for row in 0..<batch.count where batch.kinds[row] != .marker && batch.uptimes[row] >= first.at {
+            let path = path(at: batch.uptimes[row], in: steps)
+            if batch.stepPaths[row] != path { batch.setStepPath(path, at: row) }
+        }
+    }
+
     /// The path current at `uptime` among `steps` (ordered by time), or `""`.
     public static func path(at uptime: Double, in steps: [StepSpec]) -> String {
         var path = ""
