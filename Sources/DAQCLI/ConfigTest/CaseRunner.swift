@@ -23,7 +23,8 @@ struct CaseOutcome {
     var publishFailures: [Failure] = []
 }
 
-/// Runs one case: feeds its input, runs the pipeline on the virtual clock, observes it.
+/// Runs one case: feeds its input, runs the pipeline on the case's clock (virtual unless it says
+/// otherwise) and batch size, observes it.
 struct CaseRunner {
     let file: TestFile
     let registry: PluginRegistry
@@ -45,7 +46,8 @@ struct CaseRunner {
         let plain = try PipelineLoader(registry: registry, environment: environment, overrides: userOverrides)
             .load(file: file.pipeline)
         workspace.redirect(plain.components, pipeline: pipelineNode, environment: environment)
-        var overrides = userOverrides + ["clock=virtual"] + workspace.overrides
+        var overrides = userOverrides + ["clock=\(c.clock.rawValue)"] + workspace.overrides
+        if let speed = c.speed { overrides.append("speed=\(speed)") }
         for (source, publication) in workspace.publications.sorted(by: { $0.key < $1.key }) {
             // Without a count of its own, the source ends once every published sample is in.
             let key = "sources.\(source).count"
@@ -66,13 +68,16 @@ struct CaseRunner {
         let publisher = CasePublisher(
             registry: registry, pipeline: pipelineNode, environment: environment, publications: workspace.publications,
             feeds: c.feeds)
+        var options = RunOptions(flushInterval: 0)
+        if let size = c.batchSize { options.batchSize = size }
         return observe(
-            rewrite.spec, removed: rewrite.removed, workspace: workspace, publisher: publisher, timeout: c.timeout)
+            rewrite.spec, removed: rewrite.removed, workspace: workspace, publisher: publisher, timeout: c.timeout,
+            options: options)
     }
 
     private func observe(
         _ spec: PipelineSpec, removed: [String: String], workspace: CaseWorkspace, publisher: CasePublisher,
-        timeout: Double
+        timeout: Double, options: RunOptions
     ) -> CaseOutcome {
         let seen = Observed()
         var outcome = CaseOutcome(
@@ -80,7 +85,7 @@ struct CaseRunner {
         )
         do {
             let run = try PipelineRun(
-                spec: spec, options: RunOptions(flushInterval: 0),
+                spec: spec, options: options,
                 observers: [ClosureObserver { e in seen.events.withLock { $0.append(e) } }])
             for name in spec.components.map(\.name) {
                 run.observe(component: name) { b in seen.batches.withLock { $0[name, default: []].append(b) } }

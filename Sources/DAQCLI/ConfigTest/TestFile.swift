@@ -66,6 +66,13 @@ struct TestCase {
     /// waits on a network peer would otherwise hang the test.
     var timeout = TestCase.defaultTimeout
     var timeoutPlace: Place?
+    /// The run clock (`clock:`); the virtual clock unless the case asks for another, since the same
+    /// input must give the same output at every clock.
+    var clock = ClockMode.virtual
+    /// The replay pace (`speed:`); the pipeline's own when not given.
+    var speed: Double?
+    /// Samples a source reads per batch (`batch:`); small batches are what the replay clock makes.
+    var batchSize: Int?
 
     static let defaultTimeout = 60.0
 }

@@ -6,7 +6,7 @@ import Yams
 /// against that pipeline; every problem is a diagnostic at its line and column.
 struct TestFileParser {
     static let topKeys = ["pipeline", "env", "set", "requires", "services", "cases"]
-    static let caseKeys = ["name", "env", "set", "timeout", "input", "expect", "events"]
+    static let caseKeys = ["name", "env", "set", "timeout", "clock", "speed", "batch", "input", "expect", "events"]
 
     var reader: NodeReader
     let registry: PluginRegistry
@@ -119,6 +119,27 @@ struct TestFileParser {
                 }
                 c.timeout = seconds
                 c.timeoutPlace = reader.place(p.keyNode)
+            case "clock":
+                guard let text = reader.string(p.value, key) else { continue }
+                guard let mode = ClockMode(rawValue: text) else {
+                    reader.error(p.value, key, "expected virtual, replay or realtime, found '\(text)'")
+                    continue
+                }
+                c.clock = mode
+            case "speed":
+                guard let speed = reader.number(p.value, key) else { continue }
+                guard speed > 0 else {
+                    reader.error(p.value, key, "expected a replay speed greater than 0, found \(speed)")
+                    continue
+                }
+                c.speed = speed
+            case "batch":
+                guard let size = reader.number(p.value, key) else { continue }
+                guard size >= 1, size == size.rounded(), size <= 1_000_000 else {
+                    reader.error(p.value, key, "expected a whole number of samples from 1 to 1000000, found \(size)")
+                    continue
+                }
+                c.batchSize = Int(size)
             case "input": c.feeds = feeds(p.value, key, spec: spec)
             case "expect": c.expectations = expectations(p.value, key, spec: spec)
             default: c.events = events(p.value, key, spec: spec)
