@@ -164,6 +164,12 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         timer!.schedule(deadline: deadline, leeway: .milliseconds(1))
     }
 
+    override func clockResumed() {
+        queue.async {
+            if let t = self.tickAt, !self.lifecycle.state.isFinal { self.requestTick(atUptime: t) }
+        }
+    }
+
     private func timerFired() {
         guard let t = tickAt, !lifecycle.state.isFinal else { return }
         // A pause holds the clock: the tick waits for the time it asked for.

@@ -117,9 +117,7 @@ public final class PipelineRun: Sendable {
         for _ in all { done.enter() }
         for s in all { s.queue.sync { s.move(to: .running) } }
         move(to: .running)
-        if let duration = options.duration, clock.mode != .virtual {
-            pool.asyncAfter(deadline: .now() + duration / clock.speed) { [weak self] in self?.stop() }
-        }
+        if let duration = options.duration, clock.mode != .virtual { armDurationStop(at: duration) }
         for s in stages { (s as? SourceStage)?.begin() }
     }
 
@@ -149,20 +147,35 @@ public final class PipelineRun: Sendable {
         }
     }
 
-    /// Pauses sources; what is already in flight keeps draining.
+    /// Pauses: the run clock holds, so a replay stops where it is and `--duration` waits;
+    /// sources stop reading (a live source's samples meanwhile are dropped and counted); what is
+    /// already in flight keeps draining.
     public func pause() {
         guard move(to: .paused) else { return }
         state.withLock { $0.paused = true }
+        clock.hold()
         for s in stages where s.kind == .source { s.queue.async { s.move(to: .paused) } }
     }
 
-    /// Resumes paused sources.
+    /// Resumes: the clock goes on from where it held, and a replay at its recorded spacing.
     public func resume() {
         guard move(to: .running) else { return }
         state.withLock { $0.paused = false }
+        clock.release()
         for case let s as SourceStage in stages {
             s.queue.async { s.move(to: .running) }
             s.resumeFromPause()
+        }
+        for s in stages where s.kind != .source { s.clockResumed() }
+        if let duration = options.duration, clock.mode != .virtual { armDurationStop(at: duration) }
+    }
+
+    /// Stops the run when its clock reaches `duration`; a pause moves that moment on.
+    private func armDurationStop(at duration: Double) {
+        guard !clock.isHeld, let deadline = clock.deadline(forUptime: duration) else { return }
+        pool.asyncAfter(deadline: deadline) { [weak self] in
+            guard let self, !self.clock.isHeld else { return }
+            if self.clock.now() >= duration { self.stop() } else { self.armDurationStop(at: duration) }
         }
     }
 

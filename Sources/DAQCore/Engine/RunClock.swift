@@ -11,8 +11,11 @@ import Synchronization
 /// Sources stamp samples with run-clock seconds (`uptime`); the engine holds each sample until
 /// the clock reaches it, so the same input gives the same samples under all three modes.
 ///
+/// A pause holds the clock: `now()` stands still from ``hold()`` to ``release()``, and a replay
+/// goes on at its recorded spacing after it, with no burst of what fell due meanwhile.
+///
 /// # Thread safety
-/// The virtual watermark sits behind a `Mutex`; everything else is immutable.
+/// The virtual watermark and the pauses sit behind `Mutex`es; everything else is immutable.
 public final class RunClock: Sendable {
     /// The mode.
     public let mode: ClockMode
@@ -22,6 +25,13 @@ public final class RunClock: Sendable {
     public let startDate: Double
     private let startNanos: UInt64
     private let watermark = Mutex<Double>(0)
+    private let pauses = Mutex(Pauses())
+
+    /// Wall time the clock has been held, and since when it is held now.
+    private struct Pauses {
+        var heldNanos: UInt64 = 0
+        var since: UInt64?
+    }
 
     /// Starts a clock now.
     public init(mode: ClockMode, speed: Double = 1) {
@@ -35,7 +45,40 @@ public final class RunClock: Sendable {
     public func now() -> Double {
         switch mode {
         case .virtual: return watermark.withLock { $0 }
-        case .realtime, .replay: return elapsedWallSeconds() * speed
+        case .realtime, .replay: return Double(runningNanos()) / 1e9 * speed
+        }
+    }
+
+    /// Wall nanoseconds the clock has run: elapsed time less the pauses.
+    private func runningNanos() -> UInt64 {
+        let wall = DispatchTime.now().uptimeNanoseconds
+        let held = pauses.withLock { p in p.heldNanos &+ (p.since.map { wall &- $0 } ?? 0) }
+        return (wall &- startNanos) &- held
+    }
+
+    /// Whether a pause holds the clock now.
+    public var isHeld: Bool { pauses.withLock { $0.since != nil } }
+
+    /// Stops the clock (a pause); returns false when it was already held.
+    @discardableResult
+    public func hold() -> Bool {
+        let wall = DispatchTime.now().uptimeNanoseconds
+        return pauses.withLock { p in
+            guard p.since == nil else { return false }
+            p.since = wall
+            return true
+        }
+    }
+
+    /// Starts the clock again where it stood; returns false when it was not held.
+    @discardableResult
+    public func release() -> Bool {
+        let wall = DispatchTime.now().uptimeNanoseconds
+        return pauses.withLock { p in
+            guard let since = p.since else { return false }
+            p.heldNanos &+= wall &- since
+            p.since = nil
+            return true
         }
     }
 
@@ -45,10 +88,12 @@ public final class RunClock: Sendable {
     }
 
     /// When a sample stamped `uptime` is due; `nil` under the virtual clock, where all are due.
+    /// While the clock is held, never: whoever waits is woken again after ``release()``.
     public func deadline(forUptime uptime: Double) -> DispatchTime? {
         guard mode != .virtual else { return nil }
         let wall = max(0, uptime / speed)
-        return DispatchTime(uptimeNanoseconds: startNanos &+ UInt64(wall * 1e9))
+        guard let held = pauses.withLock({ $0.since == nil ? $0.heldNanos : nil }) else { return .distantFuture }
+        return DispatchTime(uptimeNanoseconds: startNanos &+ held &+ UInt64(wall * 1e9))
     }
 
     /// Whether a sample stamped `uptime` may be emitted now.

@@ -94,7 +94,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             endSource(.finished)
             return
         }
-        if pipeline?.isPaused == true { return }
+        if pipeline?.isPaused == true {
+            dropWhilePaused()
+            return
+        }
         if var batch = pending {
             guard hasRoom() else { return }
             let due = dueCount(batch)
@@ -154,6 +157,29 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             pending = batch.isEmpty ? nil : batch
         }
         if pending != nil || status != .idle { scheduleRead() }
+    }
+
+    /// A live source goes on producing while the run is paused: what arrives then is read and
+    /// dropped (and counted), so it neither piles up in the device nor comes out after the
+    /// pause under a wrong time. Samples not yet due (a generator's, a recording's) wait.
+    private func dropWhilePaused() {
+        guard context.clock.mode == .realtime, pending == nil, status != .finished else { return }
+        var batch = Batch(stream: name, capacity: batchSize)
+        do {
+            status = try source.read(into: &batch, limit: batchSize, context: context)
+        } catch {
+            noteError("\(error)", fatal: true)
+            pipeline?.stageFailed(self)
+            endSource(.failed)
+            return
+        }
+        let due = dueCount(batch)
+        if due > 0 {
+            stats.withLock { $0.dropped += due }
+            publish(.dropped(component: name, samples: due))
+        }
+        if due < batch.count { pending = batch.slice(due..<batch.count) }
+        if status == .more && pending == nil { scheduleRead() }
     }
 
     private func hasRoom() -> Bool {

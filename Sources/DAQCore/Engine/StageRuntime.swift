@@ -98,6 +98,9 @@ class StageRuntime: @unchecked Sendable {
     /// A transform asked to be ticked at `uptime`. Subclasses override.
     func requestTick(atUptime uptime: Double) {}
 
+    /// The run clock goes on after a pause: timers set for run-clock times are set again.
+    func clockResumed() {}
+
     /// The plugin instance this stage runs.
     var plugin: AnyObject? { nil }
 

@@ -1,0 +1,34 @@
+import DAQCore
+import Dispatch
+import Testing
+
+/// A pause holds the run clock: a replay waits where it stands and goes on at its recorded
+/// spacing, and `--duration` counts only the time the clock ran.
+@Suite struct RunClockPauseTests {
+    @Test(arguments: [ClockMode.replay, .realtime])
+    func aHeldClockStandsStillAndGoesOnFromWhereItStood(mode: ClockMode) {
+        let clock = RunClock(mode: mode, speed: 4)
+        let before = clock.deadline(forUptime: 10)!
+        #expect(clock.hold() && !clock.hold())
+        let held = clock.now()
+        let heldAt = DispatchTime.now().uptimeNanoseconds
+        // Work, not sleep: the clock must not move however long the pause lasts.
+        var spins = 0
+        while DispatchTime.now().uptimeNanoseconds - heldAt < 2_000_000 { spins += 1 }
+        #expect(clock.now() == held && clock.isHeld)
+        // Nothing falls due while held: whoever waits is woken after the release.
+        #expect(clock.deadline(forUptime: held) == .distantFuture)
+        #expect(!clock.isDue(held + 1e-6))
+        #expect(clock.release() && !clock.release())
+        let after = clock.now()
+        #expect(after >= held && after - held < 0.5)
+        // Every later sample is due as much later as the pause lasted, so none comes in a burst.
+        let moved = clock.deadline(forUptime: 10)!.uptimeNanoseconds - before.uptimeNanoseconds
+        #expect(moved >= 2_000_000, "deadline moved by \(moved) ns after a pause of 2 ms or more (\(spins) spins)")
+    }
+
+    @Test func theVirtualClockHasNoWallTimeToHold() {
+        let clock = RunClock(mode: .virtual)
+        #expect(clock.deadline(forUptime: 5) == nil && clock.isDue(5))
+    }
+}
