@@ -80,7 +80,7 @@ public final class MotionReplaySource: SourcePlugin {
     }
 
     public static let typeName = "motion.replay"
-    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, GENEActiv, ActiLife and phone CSVs; .gz too)."
+    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
     public static let configKeys: [ConfigKey] = [
         .required("path", "string", "The recording; gzip-compressed files are read directly."),
         ConfigKey("format", Format.choices, default: "auto", "auto: by content (device files) or extension; json is a SageResearch log."),
