@@ -12,6 +12,7 @@ final class CSVRecordingReader: RecordingReader {
         var timeUnit: TimeUnit
         var timeFormat: String?
         var timeZone: TimeZone
+        var units: AxisUnits = .recorded
     }
 
     private let reader: LineReader
@@ -26,6 +27,10 @@ final class CSVRecordingReader: RecordingReader {
     private let columnCount: Int
     private(set) var extraNames: [String]
     private(set) var notes: [String] = []
+    /// What the header says about the file: set when it names the axes' unit or the app.
+    private(set) var info: RecordingInfo?
+    /// Multiplies every axis value: 1, or 1/g₀ when m/s² are replayed as g.
+    private let axisScale: Double
     private var unit: TimeUnit
     private let dates: DateTimeParser
     /// Rows read ahead to judge the time unit.
@@ -42,14 +47,18 @@ final class CSVRecordingReader: RecordingReader {
         var chosen: UInt8 = o.delimiter ?? UInt8(ascii: ",")
         while header == nil {
             var text: String?
-            guard try reader.nextLine({ text = String(decoding: $0, as: UTF8.self) }) == .line, let line = text else { break }
+            var raw: [UInt8] = []
+            guard try reader.nextLine({ text = String(decoding: $0, as: UTF8.self); raw = Array($0) }) == .line, let line = text else { break }
             if let skip = o.skipLines, reader.lineNumber <= skip {
                 preamble.append(line)
                 continue
             }
             let candidates: [UInt8] = o.delimiter.map { [$0] } ?? [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09]
             for d in candidates {
-                let cells = line.split(separator: Character(Unicode.Scalar(d)), omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                // Quoted names (phyphox) are unquoted, so `columns:` and name matching see the names.
+                let cells = raw.withUnsafeBufferPointer { CSVSplit.cells($0, d) }.map {
+                    String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                }
                 if o.columns.resolve(cells) != nil {
                     header = cells
                     chosen = d
@@ -81,8 +90,46 @@ final class CSVRecordingReader: RecordingReader {
             if let rate = Self.statedRate(preamble) { notes.append("the preamble states a sample rate of \(TimeUnit.short(rate)) Hz") }
         }
         if chosen != UInt8(ascii: ",") { notes.append("cells are delimited by \(chosen == 0x09 ? "tabs" : "'\(Character(Unicode.Scalar(chosen)))'")") }
+        (info, axisScale) = try Self.axisUnits(header: header, x: x, options: o, line: reader.lineNumber)
+        if axisScale != 1 { notes.append("axes converted from m/s² to g (÷ 9.80665), as units: g asks") }
         unit = o.timeUnit
         if unit == .auto { try detectUnit(header[t]) }
+    }
+
+    /// Standard gravity, m/s² per g.
+    static let standardGravity = 9.80665
+
+    /// The unit the header gives the axes (phyphox's `(m/s^2)`; Sensor Logger, whose axes are
+    /// m/s²), and the scale `units:` asks for.
+    private static func axisUnits(header: [String], x: Int, options o: Options, line: Int) throws -> (RecordingInfo?, Double) {
+        var app: String?
+        var recorded = ColumnMapping.unit(header[x]).map { $0.replacingOccurrences(of: "²", with: "^2") }
+        if recorded == "m/s2" || recorded == "m/s/s" { recorded = "m/s^2" }
+        if header.contains("seconds_elapsed") {
+            app = "Sensor Logger"
+            recorded = recorded ?? "m/s^2"
+        } else if header.contains(where: { $0.hasPrefix("Time (s)") }) && header[x].hasPrefix("Acceleration") {
+            app = "phyphox"
+        }
+        var scale = 1.0
+        if o.units == .g {
+            guard let from = recorded else {
+                throw BadRow(
+                    path: o.path, line: line,
+                    message: "units: g needs the unit the axes are recorded in, and the header names none (such as 'x (m/s^2)')")
+            }
+            if from == "m/s^2" {
+                scale = 1 / standardGravity
+                recorded = "g"
+            } else if from.lowercased() != "g" {
+                throw BadRow(path: o.path, line: line, message: "units: g cannot convert axes recorded in \(from)")
+            }
+        }
+        guard recorded != nil || app != nil else { return (nil, 1) }
+        var info = RecordingInfo(format: "csv")
+        info.device = app
+        info.units = recorded ?? "as recorded"
+        return (info, scale)
     }
 
     /// Reads ahead to judge whether times are numbers (and in which unit) or date-times.
@@ -176,9 +223,9 @@ final class CSVRecordingReader: RecordingReader {
             return v
         }
         let t = try number(starts.0, ends.0, "the time") * unit.scale
-        let x = try number(starts.1, ends.1, "x")
-        let y = try number(starts.2, ends.2, "y")
-        let z = try number(starts.3, ends.3, "z")
+        let x = try number(starts.1, ends.1, "x") * axisScale
+        let y = try number(starts.2, ends.2, "y") * axisScale
+        let z = try number(starts.3, ends.3, "z") * axisScale
         rows.append(time: t, x: x, y: y, z: z, line: line)
     }
 
@@ -208,9 +255,9 @@ final class CSVRecordingReader: RecordingReader {
             appendMetadata(&rows, stepPath: stepPath, kind: .marker, extras: extraColumns.map { _ in .null })
             return
         }
-        let x = try number(axisColumns.0, "x")
-        let y = try number(axisColumns.1, "y")
-        let z = try number(axisColumns.2, "z")
+        let x = try number(axisColumns.0, "x") * axisScale
+        let y = try number(axisColumns.1, "y") * axisScale
+        let z = try number(axisColumns.2, "z") * axisScale
         rows.append(time: time, x: x, y: y, z: z, line: line)
         appendMetadata(&rows, stepPath: stepPath, kind: .data, extras: extraColumns.map { CSVSplit.value(cells[$0]) })
     }

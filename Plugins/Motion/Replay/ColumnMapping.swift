@@ -18,17 +18,34 @@ public struct ColumnMapping: Sendable, Decodable, Hashable {
             return nil
         }
         guard let t = find(time, Self.timeNames) ?? normalized.firstIndex(where: { $0.contains("time") }),
-            let x = find(x, ["x", "acc_x", "accel_x", "accelerometer_x", "ax", "accx", "x_axis", "x-axis"]),
-            let y = find(y, ["y", "acc_y", "accel_y", "accelerometer_y", "ay", "accy", "y_axis", "y-axis"]),
-            let z = find(z, ["z", "acc_z", "accel_z", "accelerometer_z", "az", "accz", "z_axis", "z-axis"]),
+            let x = find(x, Self.axisNames("x")),
+            let y = find(y, Self.axisNames("y")),
+            let z = find(z, Self.axisNames("z")),
             Set([t, x, y, z]).count == 4
         else { return nil }
         return (t, x, y, z)
     }
 
-    /// Lower case, units in brackets removed: `X (g)` → `x`.
+    /// Names an axis column goes by, units removed: `x`, `acc_x`, phyphox's `Acceleration x (m/s^2)`, ….
+    static func axisNames(_ a: String) -> [String] {
+        [a, "acc_\(a)", "accel_\(a)", "accelerometer_\(a)", "a\(a)", "acc\(a)", "\(a)_axis", "\(a)-axis", "acceleration_\(a)",
+            "linear_acceleration_\(a)", "accelerationincludinggravity_\(a)", "acceleration_including_gravity_\(a)"]
+    }
+
+    /// The unit a column name carries in brackets (`Acceleration x (m/s^2)` → `m/s^2`), if any.
+    static func unit(_ name: String) -> String? {
+        for (open, close) in [("(", ")"), ("[", "]")] {
+            if let a = name.range(of: open, options: .backwards), let b = name.range(of: close, range: a.upperBound..<name.endIndex) {
+                let unit = name[a.upperBound..<b.lowerBound].trimmingCharacters(in: .whitespaces)
+                if !unit.isEmpty { return unit }
+            }
+        }
+        return nil
+    }
+
+    /// Lower case, quotes and units in brackets removed: `"X (g)"` → `x`.
     static func normalize(_ name: String) -> String {
-        var s = name.lowercased()
+        var s = name.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
         for (open, close) in [("(", ")"), ("[", "]")] {
             while let a = s.range(of: open), let b = s.range(of: close, range: a.upperBound..<s.endIndex) {
                 s.removeSubrange(a.lowerBound..<b.upperBound)

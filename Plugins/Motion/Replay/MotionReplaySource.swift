@@ -10,6 +10,9 @@ import Foundation
 public final class MotionReplaySource: SourcePlugin {
     public enum Format: String, ConfigEnum, Sendable {
         case auto, csv, jsonl, json
+        case geneactiv
+        case geneactivCSV = "geneactiv-csv"
+        case actilifeCSV = "actilife-csv"
     }
 
     public struct Configuration: PluginConfiguration {
@@ -21,6 +24,9 @@ public final class MotionReplaySource: SourcePlugin {
         var timeUnit: TimeUnit = .auto
         var timeFormat: String?
         var timeZone: String = "UTC"
+        /// Whether `time_zone` was set, so it overrides the zone a device file states.
+        var timeZoneGiven = false
+        var units: AxisUnits = .recorded
         var loop = false
         var start: Seconds?
         var end: Seconds?
@@ -30,7 +36,7 @@ public final class MotionReplaySource: SourcePlugin {
         enum CodingKeys: String, CodingKey {
             case path, format, columns, delimiter, loop, start, end
             case skipLines = "skip_lines", timeUnit = "time_unit", timeFormat = "time_format", timeZone = "time_zone"
-            case onBadRow = "on_bad_row", sensorType = "sensor_type"
+            case onBadRow = "on_bad_row", sensorType = "sensor_type", units
         }
 
         public init(from decoder: any Decoder) throws {
@@ -43,6 +49,8 @@ public final class MotionReplaySource: SourcePlugin {
             timeUnit = try c.decodeIfPresent(TimeUnit.self, forKey: .timeUnit) ?? .auto
             timeFormat = try c.decodeIfPresent(String.self, forKey: .timeFormat)
             timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
+            timeZoneGiven = c.contains(.timeZone)
+            units = try c.decodeIfPresent(AxisUnits.self, forKey: .units) ?? .recorded
             loop = try c.decodeIfPresent(Bool.self, forKey: .loop) ?? false
             start = try c.decodeIfPresent(Seconds.self, forKey: .start)
             end = try c.decodeIfPresent(Seconds.self, forKey: .end)
@@ -72,16 +80,17 @@ public final class MotionReplaySource: SourcePlugin {
     }
 
     public static let typeName = "motion.replay"
-    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log; .gz too)."
+    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
     public static let configKeys: [ConfigKey] = [
         .required("path", "string", "The recording; gzip-compressed files are read directly."),
-        ConfigKey("format", Format.choices, default: "auto", "auto: by extension and first character; json is a SageResearch log."),
+        ConfigKey("format", Format.choices, default: "auto", "auto: by content (device files) or extension; json is a SageResearch log."),
         ConfigKey("columns", "{time, x, y, z}", "Column (or key) names when they are not found by name."),
         ConfigKey("delimiter", "string", default: "auto", "CSV delimiter: ',', ';' or '\\t'; detected from the header when omitted."),
         ConfigKey("skip_lines", "int", "Lines of metadata before the CSV header; detected when omitted."),
         ConfigKey("time_unit", TimeUnit.choices, default: "auto", "Unit of the time column; auto detects and says so in the log."),
         ConfigKey("time_format", "string", "Date-time pattern (e.g. yyyy-MM-dd HH:mm:ss.SSS) when times are text."),
-        ConfigKey("time_zone", "string", default: "UTC", "Time zone of date-times that carry none."),
+        ConfigKey("time_zone", "string", default: "UTC", "Time zone (IANA) of date-times that carry none; overrides a device file's own."),
+        ConfigKey("units", AxisUnits.choices, default: "recorded", "g converts axes recorded in m/s² (phone apps) to g; recorded keeps them."),
         ConfigKey("loop", "bool", default: "false", "Start over at the end, continuing the run clock."),
         ConfigKey("start", "seconds", "Skip the recording's first seconds."),
         ConfigKey("end", "seconds", "Stop this many seconds into the recording."),
@@ -133,6 +142,26 @@ public final class MotionReplaySource: SourcePlugin {
 
     private func open() throws -> any RecordingReader {
         var format = config.format
+        if format == .auto, let first = RecordingSniff.firstLine(path) {
+            if GENEActivReader.matches(firstLine: first) {
+                format = .geneactiv
+            } else if GENEActivCSVReader.matches(firstLine: first) {
+                format = .geneactivCSV
+            } else if ActiLifeCSVReader.matches(firstLine: first) {
+                format = .actilifeCSV
+            }
+        }
+        let zone = TimeZone(identifier: config.timeZone) ?? TimeZone(identifier: "UTC")!
+        let reader = try open(format, zone: zone)
+        if config.units == .g, let info = reader.info, info.units != "g" {
+            // Only the CSV reader converts; a device format records g or counts.
+            throw BadRow(path: path, line: 1, message: "units: g cannot convert axes recorded in \(info.units)")
+        }
+        return reader
+    }
+
+    private func open(_ chosen: Format, zone: TimeZone) throws -> any RecordingReader {
+        var format = chosen
         if format == .auto {
             let base = path.hasSuffix(".gz") ? String(path.dropLast(3)) : path
             if base.hasSuffix(".jsonl") || base.hasSuffix(".ndjson") {
@@ -146,12 +175,14 @@ public final class MotionReplaySource: SourcePlugin {
         switch format {
         case .json: return try JSONRecordingReader(path: path, lines: false, columns: config.columns, sensorType: config.sensorType)
         case .jsonl: return try JSONRecordingReader(path: path, lines: true, columns: config.columns, sensorType: config.sensorType)
+        case .geneactiv: return try GENEActivReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
+        case .geneactivCSV: return try GENEActivCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
+        case .actilifeCSV: return try ActiLifeCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         default:
             return try CSVRecordingReader(
                 options: .init(
                     path: path, delimiter: config.delimiterByte, skipLines: config.skipLines, columns: config.columns,
-                    timeUnit: config.timeUnit, timeFormat: config.timeFormat,
-                    timeZone: TimeZone(identifier: config.timeZone) ?? TimeZone(identifier: "UTC")!))
+                    timeUnit: config.timeUnit, timeFormat: config.timeFormat, timeZone: zone, units: config.units))
         }
     }
 
@@ -302,6 +333,14 @@ public final class MotionReplaySource: SourcePlugin {
     public func stop(context: StageContext) {
         reader = nil
     }
+}
+
+/// The unit the axes are replayed in.
+public enum AxisUnits: String, ConfigEnum, Sendable {
+    /// As the file records them (g, m/s² or counts), named in the log and manifest.
+    case recorded
+    /// In g: m/s² (phone apps) divided by 9.80665.
+    case g
 }
 
 /// What to do with a row that cannot be read.
