@@ -32,4 +32,26 @@ struct KeptSessionTests {
         let seqs = second.collected("got").compactMap { $0["seq"]?.intValue }
         #expect(seqs.count == 200 && Set(seqs).count == 200)
     }
+
+    /// A collector stopped mid-stream hands on what it acknowledged and leaves the rest
+    /// unacknowledged, so its next run receives it: the two runs hold every sample once.
+    @Test func aCollectorStoppedMidStreamLeavesTheRestToItsNextRun() throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let n = 4000
+        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n))
+        let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1, clock: "realtime", rate: 2000))
+        #expect(first.events.wait { _ in first.collected("got").count >= n / 4 }, "a quarter before the stop")
+        first.run.stop()
+        let (r1, _) = first.finish()
+        let firstPart = first.collected("got").compactMap { $0["seq"]?.intValue }
+        let second = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n - firstPart.count))
+        let (sent, _) = tx.finish(within: 30)
+        #expect(tx.stats("pub", in: sent)?.delivered == n)
+        let (_, done) = second.finish(within: 20)
+        let secondPart = second.collected("got").compactMap { $0["seq"]?.intValue }
+        let all = firstPart + secondPart
+        #expect(done && all.count == n && Set(all).count == n,
+            "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)")
+    }
 }

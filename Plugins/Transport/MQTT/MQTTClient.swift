@@ -235,8 +235,9 @@ public final class MQTTClient: @unchecked Sendable {
         if acked.count >= 4096 { readComplete() }
     }
 
-    func received(_ message: MQTTPublish) {
-        delegate.mqttReceived(message)
+    /// Whether the owner took `message`; only then is it acknowledged.
+    func received(_ message: MQTTPublish) -> Bool {
+        delegate.mqttTake(message)
     }
 
     /// Reports the acknowledgements of one read in one call: a PUBACK per message at high rates

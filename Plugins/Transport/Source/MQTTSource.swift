@@ -128,6 +128,13 @@ public final class MQTTSource: SourcePlugin {
         return .idle
     }
 
+    /// The run stopped the source: what it took and acknowledged before the end goes out now,
+    /// and what arrives from here on is left to the broker, which keeps it for a kept session's
+    /// next connection.
+    public func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws {
+        receiver.close(before: uptime, into: &batch)
+    }
+
     public func stop(context: StageContext) {
         guard let client else { return }
         self.client = nil
