@@ -10,7 +10,8 @@ public struct MQTTSettings: Sendable {
     var username: String?
     var passwordEnv: String?
     var keepAlive: Seconds = 30
-    var cleanSession = true
+    /// As configured; `nil` leaves it to the component (see ``clientOptions(context:cleanByDefault:environment:)``).
+    var cleanSession: Bool?
     var caFile: String?
     var connectTimeout: Seconds = 5
     var reconnectDelay: Seconds = 0.1
@@ -37,7 +38,7 @@ public struct MQTTSettings: Sendable {
         username = try c.decodeIfPresent(String.self, forKey: .username)
         passwordEnv = try c.decodeIfPresent(String.self, forKey: .passwordEnv)
         keepAlive = try c.decodeIfPresent(Seconds.self, forKey: .keepAlive) ?? 30
-        cleanSession = try c.decodeIfPresent(Bool.self, forKey: .cleanSession) ?? true
+        cleanSession = try c.decodeIfPresent(Bool.self, forKey: .cleanSession)
         caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
         connectTimeout = try c.decodeIfPresent(Seconds.self, forKey: .connectTimeout) ?? 5
         reconnectDelay = try c.decodeIfPresent(Seconds.self, forKey: .reconnectDelay) ?? 0.1
@@ -62,31 +63,41 @@ public struct MQTTSettings: Sendable {
         }
     }
 
-    /// The keys, as `daq plugins describe` prints them.
-    static let configKeys: [ConfigKey] = [
-        .required("url", "string", "The broker: mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)."),
-        ConfigKey(
-            "client_id", "string", default: "daq-<pipeline>-<component>-<host>",
-            "MQTT client id; a persistent session needs a stable one."),
-        ConfigKey("username", "string", "User name sent in CONNECT."),
-        ConfigKey("password_env", "string", "Environment variable holding the password (never put it in YAML)."),
-        ConfigKey("keep_alive", "seconds", default: "30", "PINGREQ after this long without traffic; 0 turns it off."),
-        ConfigKey(
+    /// The keys of the sink, as `daq plugins describe` prints them.
+    static let configKeys = keys(
+        cleanSession: ConfigKey(
             "clean_session", "bool", default: "true",
-            "false asks the broker to keep subscriptions and QoS 1 messages across connections."),
-        ConfigKey("ca_file", "string", "PEM certificate authorities to trust for mqtts:// (default: the system's)."),
-        ConfigKey("connect_timeout", "seconds", default: "5", "Time allowed for TCP, TLS and CONNACK."),
-        ConfigKey(
-            "reconnect_delay", "seconds", default: "0.1",
-            "First delay before reconnecting; doubled after each failed attempt."),
-        ConfigKey("max_reconnect_delay", "seconds", default: "10", "Longest delay between reconnect attempts."),
-    ]
+            "false asks the broker to keep subscriptions and QoS 1 messages across connections."))
+
+    /// The keys with the component's own `clean_session` line: the source and the sink
+    /// default differently.
+    static func keys(cleanSession: ConfigKey) -> [ConfigKey] {
+        [
+            .required("url", "string", "The broker: mqtt://HOST[:PORT] (1883) or mqtts://HOST[:PORT] (TLS, 8883)."),
+            ConfigKey(
+                "client_id", "string", default: "daq-<pipeline>-<component>-<host>",
+                "MQTT client id: the pipeline's name, the component's and the host's first label, stable across runs."),
+            ConfigKey("username", "string", "User name sent in CONNECT."),
+            ConfigKey("password_env", "string", "Environment variable holding the password (never put it in YAML)."),
+            ConfigKey("keep_alive", "seconds", default: "30", "PINGREQ after this long without traffic; 0 turns it off."),
+            cleanSession,
+            ConfigKey("ca_file", "string", "PEM certificate authorities to trust for mqtts:// (default: the system's)."),
+            ConfigKey("connect_timeout", "seconds", default: "5", "Time allowed for TCP, TLS and CONNACK."),
+            ConfigKey(
+                "reconnect_delay", "seconds", default: "0.1",
+                "First delay before reconnecting; doubled after each failed attempt."),
+            ConfigKey("max_reconnect_delay", "seconds", default: "10", "Longest delay between reconnect attempts."),
+        ]
+    }
 
     /// Client options for this component.
+    /// - Parameters:
+    ///   - cleanByDefault: the clean-session flag when `clean_session` is not set.
     /// - Throws: ``TransportError`` when `password_env` names a variable that is not set.
-    func clientOptions(context: PluginContext, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws -> MQTTClientOptions
-    {
+    func clientOptions(
+        context: PluginContext, cleanByDefault: Bool = true,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> MQTTClientOptions {
         guard case .success(let target) = MQTTClientOptions.parse(url: url) else {
             throw TransportError("bad url '\(url)'")
         }
@@ -103,7 +114,7 @@ public struct MQTTSettings: Sendable {
             clientID: clientID ?? "daq-\(context.pipelineName)-\(context.componentName)-\(host)")
         o.caFile = caFile.map(context.resolve)
         o.keepAlive = UInt16(keepAlive.value.rounded())
-        o.cleanSession = cleanSession
+        o.cleanSession = cleanSession ?? cleanByDefault
         o.username = username
         if let env = passwordEnv {
             guard let password = environment[env] else {

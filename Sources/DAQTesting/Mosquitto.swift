@@ -157,6 +157,14 @@ public final class Mosquitto: @unchecked Sendable {
         return false
     }
 
+    /// Restarts the broker on the same port with the same data: SIGTERM, wait for it to exit
+    /// (a persistent broker saves its sessions and their queued messages then), start again.
+    /// - Throws: ``BrokerError`` when it does not come back.
+    public func restart() throws {
+        stop()
+        try start()
+    }
+
     /// SIGKILL: the broker dies mid-stream, as a crash would leave it.
     public func kill() { signal(SIGKILL) }
 

@@ -43,5 +43,9 @@ extension LiveScannerPlugin {
         try scanner.read(into: &batch, limit: limit, context: context)
     }
 
+    public func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws {
+        scanner.cutShort(into: &batch, at: uptime, context: context)
+    }
+
     public func stop(context: StageContext) { scanner.stop(context: context) }
 }

@@ -55,6 +55,7 @@ final class LiveScanner {
     private var fd: Int32 = -1
     private var readSource: (any DispatchSourceRead)?
     private let timer = WakeTimer()
+    private let watch = SessionWatch()
     private var nextReopen: Double?
     private var chunk = [UInt8](repeating: 0, count: 4096)
     private var decoded: [UInt8] = []
@@ -72,6 +73,7 @@ final class LiveScanner {
 
     func start(context: StageContext) throws {
         sessions.timeBase = context.startDate
+        watch.attach(context)
         try attach(device.open(), context: context)
         triggers = try LiveTriggers(settings: settings, context: context)
     }
@@ -165,6 +167,11 @@ final class LiveScanner {
             _ = Glibc.close(fd)
             fd = -1
         }
+    }
+
+    /// The run ended the source: closes the session the pipeline has open, at `uptime`.
+    func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) {
+        sessions.cutShort(watched: watch, at: uptime, into: &batch)
     }
 
     func stop(context: StageContext) {

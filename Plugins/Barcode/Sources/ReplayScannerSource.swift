@@ -58,6 +58,7 @@ public final class ReplayScannerSource: SourcePlugin {
     private var last = 0.0
     private var watcher: ReadinessWatcher?
     private let timer = WakeTimer()
+    private let watch = SessionWatch()
     private var live: LiveTriggers?
     private var skipped = 0
 
@@ -79,6 +80,7 @@ public final class ReplayScannerSource: SourcePlugin {
     }
 
     public func start(context: StageContext) throws {
+        watch.attach(context)
         if isLive {
             _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK)
             reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
@@ -107,14 +109,10 @@ public final class ReplayScannerSource: SourcePlugin {
             }
             if result == .wouldBlock { break }
             if result == .end {
-                // The log ends: a session still open runs into its timeout.
-                sessions.expire(upTo: .infinity, into: &batch)
-                if let open = sessions.open {
-                    context.warn("\(path): the log ends with session \(open.id) open and no timeout set")
-                }
-                if skipped > 0 { context.warn("skipped \(skipped) bad line(s) in all") }
-                self.reader = nil
-                return .finished
+                endOfInput(into: &batch, context: context)
+                // `.finished` only once what closes the last session has left the stage: a
+                // stop before then drops it unseen, and only a source still `.more` is told.
+                return batch.isEmpty ? .finished : .more
             }
             if let bad {
                 let message = "\(isLive ? "<stdin>" : path):\(reader.lineNumber): \(bad.reason)"
@@ -137,6 +135,20 @@ public final class ReplayScannerSource: SourcePlugin {
             return .more
         }
         return .more
+    }
+
+    /// The input ends: a session still open runs into its timeout, as the scanner would
+    /// have it; one without a timeout is cancelled at the input's last time.
+    private func endOfInput(into batch: inout Batch, context: StageContext) {
+        sessions.expire(upTo: .infinity, into: &batch)
+        sessions.cancel(at: isLive ? context.clock.now() : last, reason: "end of input", into: &batch)
+        if skipped > 0 { context.warn("skipped \(skipped) bad line(s) in all") }
+        reader = nil
+    }
+
+    /// The run ended before the input: closes the session the pipeline has open.
+    public func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws {
+        sessions.cutShort(watched: watch, at: uptime, into: &batch)
     }
 
     private func parse(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> (Double?, ScanLogRecord)? {

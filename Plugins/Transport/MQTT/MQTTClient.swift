@@ -53,7 +53,8 @@ public final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    /// Subscribes to `filters` on every connection (a clean session forgets subscriptions).
+    /// Subscribes to `filters` on every connection (a clean session forgets subscriptions; a kept
+    /// one is subscribed again too).
     public func subscribe(_ filters: [(String, MQTTQoS)]) {
         eventLoop.execute {
             self.subscriptions.append(contentsOf: filters)
@@ -156,7 +157,10 @@ public final class MQTTClient: @unchecked Sendable {
         attempt = 0
         if !reading { channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in } }
         delegate.mqttConnected(address: options.address, sessionPresent: sessionPresent)
-        if !subscriptions.isEmpty && !(sessionPresent && !options.cleanSession) { sendSubscribe(on: channel) }
+        // Subscribed again even when the broker kept the session: the topics may have changed
+        // since it was made, the owner waits for the SUBACK, and a repeated SUBSCRIBE replaces
+        // the kept subscription without interrupting its flow (MQTT 3.1.1, 3.8.4).
+        if !subscriptions.isEmpty { sendSubscribe(on: channel) }
         // Section 4.4: unacknowledged QoS 1 messages go again, first, in their order, with DUP set.
         let again = outbox.inflightForResend()
         if !again.isEmpty { write(again, on: channel) }
@@ -231,8 +235,9 @@ public final class MQTTClient: @unchecked Sendable {
         if acked.count >= 4096 { readComplete() }
     }
 
-    func received(_ message: MQTTPublish) {
-        delegate.mqttReceived(message)
+    /// Whether the owner took `message`; only then is it acknowledged.
+    func received(_ message: MQTTPublish) -> Bool {
+        delegate.mqttTake(message)
     }
 
     /// Reports the acknowledgements of one read in one call: a PUBACK per message at high rates

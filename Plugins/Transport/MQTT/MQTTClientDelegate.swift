@@ -23,6 +23,11 @@ public protocol MQTTClientDelegate: AnyObject, Sendable {
     func mqttSubscribed(_ filters: [String], returnCodes: [UInt8])
     /// A message arrived on a subscription. At QoS 1 it is acknowledged after this returns.
     func mqttReceived(_ message: MQTTPublish)
+    /// A message arrived on a subscription: returns whether the owner took it. At QoS 1 only a
+    /// message taken is acknowledged; one refused (the owner is stopping) stays with the broker,
+    /// which sends it again on the next connection of a kept session. The default passes the
+    /// message to ``mqttReceived(_:)`` and takes it.
+    func mqttTake(_ message: MQTTPublish) -> Bool
 }
 
 /// Empty defaults: an owner implements only the events it needs.
@@ -35,4 +40,8 @@ extension MQTTClientDelegate {
     public func mqttFailed(_ messages: [MQTTOutgoing], reason: String) {}
     public func mqttSubscribed(_ filters: [String], returnCodes: [UInt8]) {}
     public func mqttReceived(_ message: MQTTPublish) {}
+    public func mqttTake(_ message: MQTTPublish) -> Bool {
+        mqttReceived(message)
+        return true
+    }
 }

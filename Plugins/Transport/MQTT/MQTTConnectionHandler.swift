@@ -61,8 +61,9 @@ final class MQTTConnectionHandler: ChannelInboundHandler {
         case .puback(let id) where connected:
             client.acknowledged(id)
         case .publish(let p) where connected:
-            client.received(p)
-            if let id = p.packetID {
+            // A message the owner did not take is left unacknowledged, for the broker to send
+            // again (with DUP) on the next connection.
+            if client.received(p), let id = p.packetID {
                 var buffer = context.channel.allocator.buffer(capacity: 4)
                 try? MQTTPacket.puback(packetID: id).write(to: &buffer)
                 context.write(wrapOutboundOut(buffer), promise: nil)

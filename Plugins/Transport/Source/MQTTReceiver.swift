@@ -40,9 +40,21 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     }
 
     /// Forgets the stage: a message or a closing connection after the source stopped must not
-    /// reach a stage that is gone.
+    /// reach a stage that is gone, and a message arriving after is left unacknowledged.
     func detach() {
         condition.withLock { context = nil }
+    }
+
+    /// Stops taking messages and hands over the samples taken and acknowledged before `uptime`:
+    /// the broker will not send those again, so they must reach the pipeline now. Later ones
+    /// lie beyond the run's end (`--duration`, `--max-samples`) and are dropped with it.
+    func close(before uptime: Double, into batch: inout Batch) {
+        condition.withLock {
+            context = nil
+            let due = pending.uptimes.firstIndex { $0 >= uptime } ?? pending.count
+            batch.append(contentsOf: pending.slice(0..<due))
+            pending = Batch()
+        }
     }
 
     /// Takes up to `limit` waiting samples.
@@ -116,7 +128,7 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         if !refused.isEmpty { ctx?.wake() }
     }
 
-    func mqttReceived(_ message: MQTTPublish) {
+    func mqttTake(_ message: MQTTPublish) -> Bool {
         let decoded: [SamplePayload.Decoded]
         do {
             decoded = try SamplePayload.decode(message.payload.readableBytesView)
@@ -135,14 +147,15 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             } else {
                 ctx?.warn("skipped a \(text)")
             }
-            return
+            return true  // acknowledged: sent again, it would be just as bad
         }
-        let (ctx, pause) = condition.withLock { () -> (StageContext?, Bool) in
+        let (taken, ctx, pause) = condition.withLock { () -> (Bool, StageContext?, Bool) in
+            // No stage to take it (stopping, or stopped): the broker keeps it for the next run.
+            guard let context else { return (false, nil, false) }
             if let id = decoded.first?.messageID, !filter.admit(id) {
                 duplicates += 1
-                return (nil, false)
+                return (true, nil, false)
             }
-            guard let context else { return (nil, false) }
             // A live source stamps arrival on its own run clock; the sender's uptime belongs to its run.
             let clock = context.clock
             let uptime = clock.mode == .virtual ? clock.elapsedWallSeconds() : clock.now()
@@ -154,11 +167,12 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             received += decoded.count
             if !paused && pending.count >= limit {
                 paused = true
-                return (context, true)
+                return (true, context, true)
             }
-            return (context, false)
+            return (true, context, false)
         }
         if pause { client?.setReading(false) }
         ctx?.wake()
+        return taken
     }
 }

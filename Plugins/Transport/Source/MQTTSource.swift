@@ -4,9 +4,13 @@ import DAQCore
 /// what the `mqtt` sink wrote arrives with the same fields, types, timestamp, step path and
 /// kind, stamped with this run's clock. One central `daq` collects from many edge `daq`s.
 ///
-/// A message seen before (same `_msg` id: a QoS 1 re-send, a spool replayed after a restart)
-/// is dropped. While more than `buffer` samples wait for the pipeline, the source stops reading
-/// from the broker, and TCP flow control holds the broker back.
+/// At QoS 1 the source keeps a persistent session unless `clean_session` says otherwise: its
+/// client id is stable (`daq-<pipeline>-<component>-<host>`), so the broker keeps its
+/// subscriptions while it is away and queues what arrives meanwhile, a broker restart included
+/// when the broker persists sessions. A message seen before (same `_msg` id: a QoS 1 re-send
+/// with DUP set, a spool replayed after a restart) is dropped. While more than `buffer` samples
+/// wait for the pipeline, the source stops reading from the broker, and TCP flow control holds
+/// the broker back.
 public final class MQTTSource: SourcePlugin {
     public struct Configuration: PluginConfiguration {
         var connection: MQTTSettings
@@ -65,7 +69,11 @@ public final class MQTTSource: SourcePlugin {
     public static let summary =
         "Samples from MQTT topic filters (+, #): what the mqtt sink publishes, duplicates dropped."
     public static let configKeys: [ConfigKey] =
-        MQTTSettings.configKeys + [
+        MQTTSettings.keys(
+            cleanSession: ConfigKey(
+                "clean_session", "bool", default: "false at qos 1, true at qos 0",
+                "false keeps a session: the broker holds subscriptions and QoS 1 messages while the source is away."))
+        + [
             .required("topics", "[string]", "Topic filters to subscribe to, e.g. [daq/#] or [fleet/+/accel]."),
             ConfigKey(
                 "qos", "0 | 1", default: "1",
@@ -88,7 +96,9 @@ public final class MQTTSource: SourcePlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
-        options = try configuration.connection.clientOptions(context: context)
+        // At QoS 1 the point is not to lose messages, and what arrives while the source is
+        // away (a reconnect, a broker restart) reaches it only through a kept session.
+        options = try configuration.connection.clientOptions(context: context, cleanByDefault: configuration.qos == 0)
         receiver = MQTTReceiver(
             limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload)
     }
@@ -116,6 +126,13 @@ public final class MQTTSource: SourcePlugin {
         emitted += batch.count
         if let count = config.count, emitted >= count { return .finished }
         return .idle
+    }
+
+    /// The run stopped the source: what it took and acknowledged before the end goes out now,
+    /// and what arrives from here on is left to the broker, which keeps it for a kept session's
+    /// next connection.
+    public func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws {
+        receiver.close(before: uptime, into: &batch)
     }
 
     public func stop(context: StageContext) {

@@ -1,0 +1,57 @@
+import DAQCore
+import DAQTesting
+import Foundation
+import Testing
+
+/// A QoS 1 `mqtt` source keeps its session by default: what is published while it is away
+/// waits at the broker and arrives, once, when it is back.
+@Suite("mqtt source sessions", .serialized)
+struct KeptSessionTests {
+    @Test func whatArrivesWhileTheCollectorIsAwayReachesItsNextRun() throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        // The first run makes the session (and takes what is published during it).
+        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: 100))
+        let tx1 = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: 100, qos: 1))
+        #expect(tx1.finish().0.state == .finished)
+        let (r1, byItself) = first.finish(within: 20)
+        #expect(byItself && first.stats("rx", in: r1)?.samplesOut == 100)
+
+        // Published with no collector connected: the broker queues it for the kept session.
+        let tx2 = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: 200, qos: 1))
+        let (sent, _) = tx2.finish()
+        #expect(tx2.stats("pub", in: sent)?.delivered == 200)
+
+        // Same pipeline and component, so the same client id: the session and its queue.
+        let started = Date()
+        let second = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: 200))
+        let startup = Date().timeIntervalSince(started)
+        #expect(startup < 3, "a kept session is subscribed again, so start does not wait for a SUBACK: \(startup) s")
+        let (r2, done) = second.finish(within: 20)
+        #expect(done, "the queued messages arrived: \(second.stats("rx", in: r2)?.samplesOut ?? 0) of 200")
+        let seqs = second.collected("got").compactMap { $0["seq"]?.intValue }
+        #expect(seqs.count == 200 && Set(seqs).count == 200)
+    }
+
+    /// A collector stopped mid-stream hands on what it acknowledged and leaves the rest
+    /// unacknowledged, so its next run receives it: the two runs hold every sample once.
+    @Test func aCollectorStoppedMidStreamLeavesTheRestToItsNextRun() throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let n = 4000
+        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n))
+        let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1, clock: "realtime", rate: 2000))
+        #expect(first.events.wait { _ in first.collected("got").count >= n / 4 }, "a quarter before the stop")
+        first.run.stop()
+        let (r1, _) = first.finish()
+        let firstPart = first.collected("got").compactMap { $0["seq"]?.intValue }
+        let second = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n - firstPart.count))
+        let (sent, _) = tx.finish(within: 30)
+        #expect(tx.stats("pub", in: sent)?.delivered == n)
+        let (_, done) = second.finish(within: 20)
+        let secondPart = second.collected("got").compactMap { $0["seq"]?.intValue }
+        let all = firstPart + secondPart
+        #expect(done && all.count == n && Set(all).count == n,
+            "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)")
+    }
+}
