@@ -5,6 +5,7 @@
 //   swift run -c release daq-bench batch-fill [ROWS] [--typed]
 //   swift run -c release daq-bench resolve [IDS] [HITS]
 //   swift run -c release daq-bench mqtt [MESSAGES]
+//   swift run -c release daq-bench gt3x-read [HOURS] [--packed]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -80,6 +81,9 @@ case "resolve":
     try resolveBench(ids: rest.first.flatMap { Int($0) } ?? 20_000, hits: rest.count > 1 ? Int(rest[1]) ?? 5_000_000 : 5_000_000)
 case "mqtt":
     try mqttBench(messages: args.count > 1 ? Int(args[args.startIndex + 1]) ?? 200_000 : 200_000)
+case "gt3x-read":
+    let rest = args.dropFirst().filter { $0 != "--packed" }
+    try gt3xRead(hours: rest.first.flatMap { Double($0) } ?? 24, packed: args.contains("--packed"))
 default:
     print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES]")
     exit(64)

@@ -9,7 +9,7 @@ import Foundation
 /// pipeline clock replays it at `speed`, or as fast as possible under `virtual`.
 public final class MotionReplaySource: SourcePlugin {
     public enum Format: String, ConfigEnum, Sendable {
-        case auto, csv, jsonl, json
+        case auto, csv, jsonl, json, gt3x
         case geneactiv
         case geneactivCSV = "geneactiv-csv"
         case actilifeCSV = "actilife-csv"
@@ -142,6 +142,7 @@ public final class MotionReplaySource: SourcePlugin {
 
     private func open() throws -> any RecordingReader {
         var format = config.format
+        if format == .auto && GT3XReader.matches(path: path) { format = .gt3x }
         if format == .auto, let first = RecordingSniff.firstLine(path) {
             if GENEActivReader.matches(firstLine: first) {
                 format = .geneactiv
@@ -178,6 +179,7 @@ public final class MotionReplaySource: SourcePlugin {
         case .geneactiv: return try GENEActivReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         case .geneactivCSV: return try GENEActivCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         case .actilifeCSV: return try ActiLifeCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
+        case .gt3x: return try GT3XReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         default:
             return try CSVRecordingReader(
                 options: .init(
