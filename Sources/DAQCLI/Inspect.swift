@@ -6,12 +6,18 @@ import Foundation
 extension DAQCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Describe a recording: rows, duration, rate and jitter, gaps, axes, steps; optionally plot it.",
+            abstract: "Describe a recording: device, clock, rate, gaps, repairs, axes, steps; optionally plot it.",
             discussion: """
-                Reads any recording motion.replay reads (CSV, JSON Lines, SageResearch logs, .gz). \
-                Gaps are intervals longer than twice the median sample period. Step intervals come \
-                from the log's markers or stepPath, or from FILE.steps.json beside a CSV. \
-                --plot writes an SVG of x, y, z and magnitude over time with the steps shaded.
+                Reads any recording motion.replay reads, found by its content: CSV, JSON Lines, \
+                SageResearch logs, device files (ActiGraph .gt3x, GENEActiv .bin and CSV, ActiLife \
+                CSV, phone-app CSVs), .gz too. For a device file it reports the device and serial, \
+                the device clock's zone, the sample rate configured and measured, start and end \
+                on the device clock, samples, corrupt blocks skipped, gaps the device left and \
+                idle-sleep spans filled. Gaps are also intervals longer than twice the median \
+                sample period. Step intervals come from the log's markers or stepPath, or from \
+                FILE.steps.json beside a CSV. --plot writes an SVG of x, y, z and magnitude over \
+                time with the steps shaded; a recording that spans days is drawn one row per day \
+                of the device clock, midnight to midnight.
                 """)
 
         @Argument(help: "The recording.", completion: .file())

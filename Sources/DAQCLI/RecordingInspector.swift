@@ -19,6 +19,8 @@ struct RecordingInspector {
             r.rows += 1
             if r.first == nil { r.first = s.uptime }
             r.last = s.uptime
+            if r.firstTimestamp == nil { r.firstTimestamp = s.timestamp }
+            r.lastTimestamp = s.timestamp
             if s.stepPath != lastStep, !s.stepPath.isEmpty {
                 r.steps.append((s.stepPath, s.uptime))
                 lastStep = s.stepPath
@@ -30,26 +32,38 @@ struct RecordingInspector {
             previous = s.uptime
             for (i, axis) in ["x", "y", "z"].enumerated() { if let v = s.fields[axis]?.doubleValue { r.axes[i].add(v) } }
         }
-        (r.warnings, r.notes) = firstPass
+        (r.warnings, r.notes, r.device) = firstPass
         r.medianPeriod = periods.median
         if r.steps.isEmpty { r.steps = Self.sidecarSteps(path) }
         guard let median = r.medianPeriod, median > 0 else { return r }
         let duration = max((r.last ?? 0) - (r.first ?? 0), 1e-9)
         var series = PlotSeries(buckets: plotWidth, start: r.first ?? 0, duration: duration)
+        // A recording on an absolute clock that spans days is drawn one row per day of its zone.
+        var days: DayPlot?
+        if plotWidth > 0, r.spansDays {
+            days = DayPlot(zone: r.device?["timeZone"]?.stringValue.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
+        }
         previous = nil
         _ = try each { s in
             if let p = previous, s.uptime - p > 2 * median { r.gaps.append((p, s.uptime - p)) }
             previous = s.uptime
             if plotWidth > 0, let x = s.fields["x"]?.doubleValue, let y = s.fields["y"]?.doubleValue, let z = s.fields["z"]?.doubleValue {
-                series.add(s.uptime, [x, y, z, (x * x + y * y + z * z).squareRoot()])
+                let magnitude = (x * x + y * y + z * z).squareRoot()
+                if days != nil {
+                    days!.add(s.timestamp, magnitude)
+                } else {
+                    series.add(s.uptime, [x, y, z, magnitude])
+                }
             }
         }
         r.series = series
+        r.days = days
         return r
     }
 
-    /// Streams every data sample of the recording through `body`; returns the warnings and notes.
-    private func each(_ body: (Sample) -> Void) throws -> ([String], [String]) {
+    /// Streams every data sample of the recording through `body`; returns the warnings, the notes
+    /// and what the file said about its device (the run manifest's `inputs` entry).
+    private func each(_ body: (Sample) -> Void) throws -> ([String], [String], Fields?) {
         let configuration = try YAMLDecoder().decode(MotionReplaySource.Configuration.self, from: Yams.compose(yaml: config)!)
         try configuration.validate()
         let source = try MotionReplaySource(
@@ -79,7 +93,8 @@ struct RecordingInspector {
                 body(s)
             }
         }
-        return messages.withLock { $0 }
+        let (warnings, notes) = messages.withLock { $0 }
+        return (warnings, notes, source.recordingSummary)
     }
 
     /// gen-accel style `FILE.steps.json`: `[{"stepPath": …, "start": seconds}, …]`.

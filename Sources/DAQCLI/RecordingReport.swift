@@ -62,11 +62,25 @@ struct RecordingReport {
     var warnings: [String] = []
     var notes: [String] = []
     var series: PlotSeries?
+    /// The first and last sample's `timestamp` (seconds since 1970 for device files).
+    var firstTimestamp: Double?
+    var lastTimestamp: Double?
+    /// What the file said about its device and what reading it found (`motion.replay`'s summary).
+    var device: Fields?
+    var days: DayPlot?
+
+    /// True when the timestamps are dates (after 1980) and cover more than a day.
+    var spansDays: Bool {
+        guard let a = firstTimestamp, let b = lastTimestamp else { return false }
+        return a > 315_532_800 && b - a > 86_400
+    }
 
     static func f(_ v: Double, _ d: Int = 3) -> String { String(format: "%.\(d)f", v) }
 
     var text: String {
-        var l = ["recording: \(path)", "rows: \(rows)"]
+        var l = ["recording: \(path)"]
+        l += deviceLines
+        l.append("rows: \(rows)")
         let duration = (last ?? 0) - (first ?? 0)
         l.append("duration: \(Self.f(duration)) s")
         if period.count > 0, period.mean > 0 {
@@ -83,12 +97,57 @@ struct RecordingReport {
         }
         l.append("steps: \(steps.isEmpty ? "none" : "")")
         for (p, t) in steps { l.append("  \(Self.f(t)) s  \(p)") }
+        for n in notes { l.append("note: \(n)") }
         for w in warnings { l.append("warning: \(w)") }
         return l.joined(separator: "\n")
     }
 
-    /// An SVG a browser shows as is: one panel per series, step intervals shaded and labelled.
+    /// The device, its clock, and the damage and repairs reading met, for formats that say.
+    private var deviceLines: [String] {
+        guard let d = device else { return [] }
+        func s(_ key: String) -> String? { d[key]?.stringValue }
+        func field(_ v: Value, _ key: String) -> Value? {
+            if case .object(let o) = v { return o[key] }
+            return nil
+        }
+        var l = ["format: \(s("format") ?? "?")"]
+        if let model = s("device") { l.append("device: \(model)" + (s("serial").map { " #\($0)" } ?? "")) }
+        if let zone = s("timeZone") { l.append("device clock: \(zone)") }
+        var rate: [String] = []
+        if let nominal = d["nominalRate"]?.doubleValue { rate.append("\(Self.f(nominal, 2)) Hz configured") }
+        if let measured = d["measuredRate"]?.doubleValue { rate.append("\(Self.f(measured, 3)) Hz measured") }
+        if !rate.isEmpty { l.append("sample rate: " + rate.joined(separator: ", ")) }
+        if let start = s("start") { l.append("start: \(start)") }
+        if let end = s("end") { l.append("end: \(end)") }
+        if let units = s("units") { l.append("units: \(units)") }
+        if let samples = d["samples"]?.doubleValue { l.append("samples: \(Int(samples))") }
+        if let corrupt = d["corruptBlocks"]?.doubleValue { l.append("corrupt blocks skipped: \(Int(corrupt))") }
+        if case .array(let gaps)? = d["gaps"] {
+            l.append("device gaps: \(gaps.count)")
+            for g in gaps.prefix(10) {
+                l.append("  from \(field(g, "start")?.stringValue ?? "?"): \(Self.f(field(g, "seconds")?.doubleValue ?? 0)) s")
+            }
+            if gaps.count > 10 { l.append("  … \(gaps.count - 10) more") }
+        }
+        if case .array(let fills)? = d["idleFilled"], !fills.isEmpty {
+            l.append("idle-sleep spans filled (idle: true): \(fills.count)")
+            for f in fills.prefix(10) { l.append("  \(field(f, "start")?.stringValue ?? "?") to \(field(f, "end")?.stringValue ?? "?")") }
+            if fills.count > 10 { l.append("  … \(fills.count - 10) more") }
+        }
+        let shown: Set = [
+            "path", "format", "device", "serial", "timeZone", "nominalRate", "measuredRate", "start", "end", "units", "samples",
+            "corruptBlocks", "gaps", "idleFilled",
+        ]
+        for (key, value) in d.pairs where !shown.contains(key) {
+            if let v = value.stringValue { l.append("\(key): \(v)") }
+        }
+        return l
+    }
+
+    /// An SVG a browser shows as is: one panel per series, step intervals shaded and labelled; a
+    /// recording that spans days, one row per day instead.
     func svg() -> String {
+        if let days { return days.svg(title: path) }
         let width = 1200.0, panel = 150.0, left = 60.0, top = 30.0
         let names = ["x", "y", "z", "magnitude"]
         let colors = ["#d62728", "#2ca02c", "#1f77b4", "#444444"]

@@ -41,7 +41,7 @@ import Testing
         #expect(samples.map(\.timestamp).enumerated().allSatisfy { close($1, utc + Double($0) / 100, 1e-6) })
         #expect(
             events.notices.first
-                == "format geneactiv-csv, device GENEActiv 1.1 #012345, configured at 100 Hz, starting 2013-04-03T14:00:00.000+00:00 (device clock in +01:00), axes in g"
+                == "format geneactiv-csv, device GENEActiv 1.1 #012345, configured at 100 Hz, starting 2013-04-03T15:00:00.000+01:00 (device clock in +01:00), axes in g"
         )
     }
 
@@ -81,7 +81,7 @@ import Testing
         #expect(zip(samples.map(\.timestamp), [utc, utc + 0.033, utc + 0.067]).allSatisfy { close($0, $1, 1e-6) })
         #expect(
             events.notices.first
-                == "format actilife-csv, device ActiGraph GT3X+ #NEO1F18120387, configured at 30 Hz, starting 2015-05-18T07:30:00.000+00:00 (device clock in Europe/Paris), axes in g, actilife v6.13.3"
+                == "format actilife-csv, device ActiGraph GT3X+ #NEO1F18120387, configured at 30 Hz, starting 2015-05-18T09:30:00.000+02:00 (device clock in Europe/Paris), axes in g, actilife v6.13.3"
         )
     }
 

@@ -42,7 +42,7 @@ func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 1
         let notices = events.notices
         #expect(
             notices.first
-                == "format geneactiv, device GENEActiv 1.2 #012345, configured at 100 Hz, starting 2024-01-11T14:35:31.000+00:00 (device clock in +01:00), axes in g, firmware Ver06.17 15June23, pages 3"
+                == "format geneactiv, device GENEActiv 1.2 #012345, configured at 100 Hz, starting 2024-01-11T15:35:31.000+01:00 (device clock in +01:00), axes in g, firmware Ver06.17 15June23, pages 3"
         )
         #expect(events.warnings.isEmpty)
     }

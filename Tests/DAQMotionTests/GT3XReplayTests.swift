@@ -15,7 +15,7 @@ import Testing
         let (samples, events) = try replayAll(path)
         expectRows(samples, w.expectedRows(), "ACTIVITY2")
         let first = try #require(events.notices.first)
-        #expect(first.hasPrefix("format gt3x, device wGT3XBT #MOS2E12345678, configured at 30 Hz, starting 2023-11-14T22:13:20"), "\(first)")
+        #expect(first.hasPrefix("format gt3x, device wGT3XBT #MOS2E12345678, configured at 30 Hz, starting 2023-11-14T23:13:20.000+01:00"), "\(first)")
         #expect(first.contains("(device clock in +01:00)"), "\(first)")
         #expect(first.contains("firmware 1.9.2"), "\(first)")
         #expect(events.notices.contains("256 counts per g, from the PARAMETERS record"), "\(events.notices)")
@@ -168,6 +168,15 @@ import Testing
             return
         }
         #expect(idle.count == 1)
-        #expect(idle.first == .object(["start": .string(ISODate.string(Double(w.start + 4))), "end": .string(ISODate.string(Double(w.start + 7)))]))
+        // On the device's clock, with its offset: the same instants as UTC, joinable to a local diary.
+        let device = TimeZone(secondsFromGMT: 3600)!
+        #expect(
+            idle.first
+                == .object([
+                    "start": .string(ISODate.string(Double(w.start + 4), timeZone: device)),
+                    "end": .string(ISODate.string(Double(w.start + 7), timeZone: device)),
+                ]))
+        #expect(input["start"] == .string("2023-11-14T23:13:20.000+01:00"))
+        #expect(input["end"] == .string("2023-11-14T23:13:31.967+01:00"))
     }
 }

@@ -98,6 +98,10 @@ public final class MotionReplaySource: SourcePlugin {
         ConfigKey("sensor_type", "string", "SageResearch logs: keep only items of this sensorType."),
     ]
 
+    /// What the recording says about its device and what reading it found, as the run
+    /// manifest's `inputs` entry has it: complete once the replay has finished, `nil` for formats
+    /// that carry nothing beyond their samples.
+    public private(set) var recordingSummary: Fields?
     private let config: Configuration
     private let path: String
     private var reader: (any RecordingReader)?
@@ -122,7 +126,8 @@ public final class MotionReplaySource: SourcePlugin {
         self.reader = reader
         if let info = reader.info {
             context.notice(Self.describe(info))
-            context.recordInput(info.manifestFields(path: path))
+            recordingSummary = info.manifestFields(path: path)
+            context.recordInput(recordingSummary!)
         }
         for n in reader.notes { context.notice(n) }
     }
@@ -133,7 +138,7 @@ public final class MotionReplaySource: SourcePlugin {
         if let device = info.device { parts.append("device \(device)" + (info.serial.map { " #\($0)" } ?? "")) }
         if let rate = info.nominalRate { parts.append("configured at \(TimeUnit.short(rate)) Hz") }
         if let start = info.start {
-            parts.append("starting \(ISODate.string(start))" + (info.timeZone.map { " (device clock in \($0))" } ?? ""))
+            parts.append("starting \(info.date(start))" + (info.timeZone.map { " (device clock in \($0))" } ?? ""))
         }
         parts.append("axes in \(info.units)")
         for (key, value) in info.extra { parts.append("\(key) \(value)") }
@@ -326,10 +331,12 @@ public final class MotionReplaySource: SourcePlugin {
         var fields = info.manifestFields(path: path)
         fields["samples"] = .int(Int64(emitted))
         fields["corruptBlocks"] = .int(Int64(f.corruptBlocks))
-        fields["gaps"] = .array(f.gaps.map { .object(["start": .string(ISODate.string($0.start)), "seconds": .double($0.seconds)]) })
-        fields["idleFilled"] = .array(f.filled.map { .object(["start": .string(ISODate.string($0.start)), "end": .string(ISODate.string($0.end))]) })
+        fields["gaps"] = .array(f.gaps.map { .object(["start": .string(info.date($0.start)), "seconds": .double($0.seconds)]) })
+        fields["idleFilled"] = .array(f.filled.map { .object(["start": .string(info.date($0.start)), "end": .string(info.date($0.end))]) })
+        if let last = lastTime { fields["end"] = .string(info.date(last + (reader?.timeOffset ?? 0))) }
         if period > 0 { fields["measuredRate"] = .double((1 / period * 1000).rounded() / 1000) }
         context.recordInput(fields)
+        recordingSummary = fields
     }
 
     public func stop(context: StageContext) {

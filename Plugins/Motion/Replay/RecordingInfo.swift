@@ -1,10 +1,11 @@
 import DAQCore
+import Foundation
 
 /// What a recording says about itself and what reading it found: the device, its clock and
 /// rate, and the damage met on the way. The source logs it, puts it in the run's manifest, and
 /// `daq inspect` prints it.
 struct RecordingInfo {
-    /// The format found: `csv`, `jsonl`, `json`, `cwa`, `gt3x`, `geneactiv-bin`, …
+    /// The format found: `csv`, `jsonl`, `json`, `cwa`, `gt3x`, `geneactiv`, `actilife-csv`, …
     var format: String
     /// The device model as the file names it (`AX3`, `AX6`, `wGT3X-BT`, `GENEActiv`), if it does.
     var device: String?
@@ -23,6 +24,12 @@ struct RecordingInfo {
     /// What reading found, updated as the file is read.
     var findings = RecordingFindings()
 
+    /// A time as the device's clock showed it: ISO 8601 in the device's zone, with its offset, so
+    /// a diary kept in local time joins on it; UTC when the file names no zone.
+    func date(_ secondsSince1970: Double) -> String {
+        ISODate.string(secondsSince1970, timeZone: timeZone.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
+    }
+
     /// The manifest's `inputs` entry.
     func manifestFields(path: String) -> Fields {
         var f = Fields()
@@ -31,7 +38,7 @@ struct RecordingInfo {
         f["device"] = device.map(Value.string) ?? .null
         f["serial"] = serial.map(Value.string) ?? .null
         f["nominalRate"] = nominalRate.map(Value.double) ?? .null
-        f["start"] = start.map { .string(ISODate.string($0)) } ?? .null
+        f["start"] = start.map { .string(date($0)) } ?? .null
         f["timeZone"] = timeZone.map(Value.string) ?? .null
         f["units"] = .string(units)
         for (key, value) in extra { f[key] = .string(value) }

@@ -184,4 +184,17 @@ public enum ISODate {
         f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx"
         return f.string(from: Date(timeIntervalSince1970: secondsSince1970))
     }
+
+    /// The zone a recording names: `UTC`, a fixed offset such as `+01:00` or `-05:30`, or an
+    /// IANA name; `nil` for anything else.
+    public static func zone(_ label: String) -> TimeZone? {
+        if label == "UTC" || label == "GMT" { return TimeZone(identifier: "UTC") }
+        let bytes = Array(label.utf8)
+        if bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
+            let h = Int(label.dropFirst().prefix(2)), let m = Int(label.suffix(2))
+        {
+            return TimeZone(secondsFromGMT: (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60))
+        }
+        return TimeZone(identifier: label)
+    }
 }
