@@ -1,4 +1,5 @@
 import DAQCore
+import Foundation
 
 /// One file of a logger sink: one input stream's samples and every marker of the sink, in
 /// data-time order.
@@ -28,6 +29,9 @@ final class LogFile {
     /// times; the run's start for one whose times count from 0, so it does not read 1970.
     private var dateOrigin = 0.0
     private let runStart: Double
+    /// Dates on the device's clock, for a run that replays a device recording: every row then
+    /// carries its `timestampDate`, and the header and markers are in the device's zone.
+    private var dates: LocalDateFormat?
     /// CSV columns: every field any sample had so far, in the order they first appeared.
     private var csvOrder = CSVFieldOrder()
     private var csvFields: [String] { csvOrder.fields }
@@ -42,8 +46,9 @@ final class LogFile {
     /// Data and event samples written.
     private(set) var samples = 0
 
-    init(path: String, layout: Layout, decimals: Int?, runStart: Double) throws {
+    init(path: String, layout: Layout, decimals: Int?, runStart: Double, zone: TimeZone? = nil) throws {
         self.path = path
+        dates = zone.map { LocalDateFormat(zone: $0) }
         self.runStart = runStart
         self.layout = layout
         self.decimals = decimals
@@ -130,7 +135,7 @@ final class LogFile {
             switch layout {
             case .jsonObject:
                 buffer.append(contentsOf: #"{"startDate":"#.utf8)
-                JSONEncoding.appendString(ISODate.string(dateOrigin), to: &buffer)
+                JSONEncoding.appendString(date(dateOrigin), to: &buffer)
                 buffer.append(contentsOf: #","items":["#.utf8)
                 buffer.append(0x0A)
             case .jsonArray: buffer.append(contentsOf: "[\n".utf8)
@@ -154,10 +159,10 @@ final class LogFile {
                 appendSeparator(to: &buffer)
                 if layout == .csv {
                     LogItemCSV.appendSample(
-                        batch, row: row, columns: csvColumns, t0: t0, decimals: decimals, to: &buffer)
+                        batch, row: row, columns: csvColumns, t0: t0, decimals: decimals, dates: &dates, to: &buffer)
                 } else {
                     LogItemJSON.appendSample(
-                        batch, row: row, keys: jsonKeys, t0: t0, decimals: decimals, to: &buffer)
+                        batch, row: row, keys: jsonKeys, t0: t0, decimals: decimals, dates: &dates, to: &buffer)
                 }
                 appendTerminator(to: &buffer)
                 samples += 1
@@ -171,13 +176,21 @@ final class LogFile {
         while nextMarker < markers.count, markers[nextMarker].uptime <= uptime {
             appendSeparator(to: &buffer)
             if layout == .csv {
-                LogItemCSV.appendMarker(markers[nextMarker], t0: dateOrigin, fieldCount: csvFields.count, to: &buffer)
+                LogItemCSV.appendMarker(
+                    markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), fieldCount: csvFields.count,
+                    to: &buffer)
             } else {
-                LogItemJSON.appendMarker(markers[nextMarker], t0: dateOrigin, to: &buffer)
+                LogItemJSON.appendMarker(markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), to: &buffer)
             }
             appendTerminator(to: &buffer)
             nextMarker += 1
         }
+    }
+
+    /// A header's or marker's date: on the device's clock when known, else in UTC. A
+    /// `DateFormatter` here is fine: markers come once per step, not per sample.
+    private func date(_ secondsSince1970: Double) -> String {
+        dates != nil ? dates!.string(secondsSince1970) : ISODate.string(secondsSince1970)
     }
 
     /// Counts an item and writes what goes before it: `,\n` between JSON array items.

@@ -25,10 +25,12 @@ enum LogItemJSON {
         }
     }
 
-    /// `{"uptime":u,"timestamp":t,"stepPath":"…"[,"kind":"event"],fields…}`: the fields the sample
-    /// has, nulls included; those only other samples of the batch have are left out.
+    /// `{"uptime":u,"timestamp":t,"stepPath":"…"[,"timestampDate":"…"][,"kind":"event"],fields…}`:
+    /// the fields the sample has, nulls included; those only other samples of the batch have are
+    /// left out. `dates`, for a device recording, writes each sample's date on the device clock.
     static func appendSample(
-        _ batch: Batch, row: Int, keys: [[UInt8]?], t0: Double, decimals: Int?, to out: inout [UInt8]
+        _ batch: Batch, row: Int, keys: [[UInt8]?], t0: Double, decimals: Int?, dates: inout LocalDateFormat?,
+        to out: inout [UInt8]
     ) {
         out.append(contentsOf: #"{"uptime":"#.utf8)
         JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
@@ -36,6 +38,11 @@ enum LogItemJSON {
         JSONEncoding.appendDouble(batch.timestamps[row] - t0, to: &out)
         out.append(contentsOf: #","stepPath":"#.utf8)
         JSONEncoding.appendString(batch.stepPaths[row], to: &out)
+        if dates != nil {
+            out.append(contentsOf: #","timestampDate":""#.utf8)
+            dates!.append(batch.timestamps[row], to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
         if batch.kinds[row] == .event { out.append(contentsOf: #","kind":"event""#.utf8) }
         for (c, column) in batch.columns.enumerated() {
             // A field the sample never had is left out; one it has as null is written as null.
@@ -48,14 +55,13 @@ enum LogItemJSON {
     }
 
     /// `{"uptime":u,"stepPath":"…","timestampDate":"ISO-8601","timestamp":u}`.
-    static func appendMarker(_ marker: LogMarker, t0: Double, to out: inout [UInt8]) {
+    static func appendMarker(_ marker: LogMarker, date: String, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"uptime":"#.utf8)
         JSONEncoding.appendDouble(marker.uptime, to: &out)
         out.append(contentsOf: #","stepPath":"#.utf8)
         JSONEncoding.appendString(marker.stepPath, to: &out)
         out.append(contentsOf: #","timestampDate":"#.utf8)
-        // A DateFormatter per marker is fine: markers come once per step, not per sample.
-        JSONEncoding.appendString(ISODate.string(t0 + marker.uptime), to: &out)
+        JSONEncoding.appendString(date, to: &out)
         out.append(contentsOf: #","timestamp":"#.utf8)
         JSONEncoding.appendDouble(marker.uptime, to: &out)
         out.append(UInt8(ascii: "}"))
@@ -76,14 +82,17 @@ enum LogItemCSV {
 
     /// A data or event row; `columns[i]` is the batch column of header field `i`.
     static func appendSample(
-        _ batch: Batch, row: Int, columns: [Int?], t0: Double, decimals: Int?, to out: inout [UInt8]
+        _ batch: Batch, row: Int, columns: [Int?], t0: Double, decimals: Int?, dates: inout LocalDateFormat?,
+        to out: inout [UInt8]
     ) {
         JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
         out.append(UInt8(ascii: ","))
         JSONEncoding.appendDouble(batch.timestamps[row] - t0, to: &out)
         out.append(UInt8(ascii: ","))
         appendCell(batch.stepPaths[row], to: &out)
-        out.append(UInt8(ascii: ","))  // timestampDate: markers only
+        out.append(UInt8(ascii: ","))
+        // timestampDate: markers only, unless the run replays a device file with its clock.
+        dates?.append(batch.timestamps[row], to: &out)
         for index in columns {
             out.append(UInt8(ascii: ","))
             guard let index else { continue }
@@ -93,14 +102,14 @@ enum LogItemCSV {
     }
 
     /// A marker row: its field cells stay empty.
-    static func appendMarker(_ marker: LogMarker, t0: Double, fieldCount: Int, to out: inout [UInt8]) {
+    static func appendMarker(_ marker: LogMarker, date: String, fieldCount: Int, to out: inout [UInt8]) {
         JSONEncoding.appendDouble(marker.uptime, to: &out)
         out.append(UInt8(ascii: ","))
         JSONEncoding.appendDouble(marker.uptime, to: &out)
         out.append(UInt8(ascii: ","))
         appendCell(marker.stepPath, to: &out)
         out.append(UInt8(ascii: ","))
-        out.append(contentsOf: ISODate.string(t0 + marker.uptime).utf8)
+        out.append(contentsOf: date.utf8)
         for _ in 0..<fieldCount { out.append(UInt8(ascii: ",")) }
         out.append(0x0A)
     }

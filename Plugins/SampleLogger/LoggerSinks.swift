@@ -50,8 +50,9 @@ public final class JSONLinesLoggerSink: SinkPlugin {
 /// `logger.csv`: a header row `uptime,timestamp,stepPath,timestampDate,<fields>` and one row per
 /// sample, markers included, one file per input stream.
 ///
-/// The field columns are fixed by the first batch holding data; a field that appears later is
-/// reported once and left out.
+/// `timestampDate` is a marker's date; when the run replays a device recording whose clock has a
+/// zone, every row's date on that clock. The columns are every field any sample had: a field
+/// that appears later widens the file when it closes.
 public final class CSVLoggerSink: SinkPlugin {
     public typealias Configuration = LoggerConfiguration
 

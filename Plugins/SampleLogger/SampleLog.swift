@@ -85,7 +85,8 @@ final class SampleLog {
     private func file(for stream: String, context: StageContext) throws -> LogFile {
         if let file = files[stream] { return file }
         let path = freePath(identifier: identifier(for: stream), context: context)
-        let file = try LogFile(path: path, layout: layout, decimals: config.decimals, runStart: context.startDate)
+        let file = try LogFile(
+            path: path, layout: layout, decimals: config.decimals, runStart: context.startDate, zone: context.recordingTimeZone)
         files[stream] = file
         opened.append(file)
         context.recordOutput(path: path, format: format, samples: 0, bytes: 0)

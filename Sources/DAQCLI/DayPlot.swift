@@ -68,23 +68,3 @@ struct DayPlot {
         return out.joined(separator: "\n") + "\n"
     }
 }
-
-/// A zone's offset from UTC at an instant, looked up once per daylight-saving period rather
-/// than once per sample.
-struct ZoneOffsets {
-    let zone: TimeZone
-    private var from = Double.infinity
-    private var until = -Double.infinity
-    private var offset = 0.0
-
-    init(_ zone: TimeZone) { self.zone = zone }
-
-    mutating func offset(at utc: Double) -> Double {
-        if utc >= from && utc < until { return offset }
-        let date = Date(timeIntervalSince1970: utc)
-        offset = Double(zone.secondsFromGMT(for: date))
-        from = utc
-        until = zone.nextDaylightSavingTimeTransition(after: date)?.timeIntervalSince1970 ?? .infinity
-        return offset
-    }
-}

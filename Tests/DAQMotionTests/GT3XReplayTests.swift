@@ -180,3 +180,40 @@ import Testing
         #expect(input["end"] == .string("2023-11-14T23:13:31.967+01:00"))
     }
 }
+
+/// A logger fed a device recording writes every row's date on the device's clock.
+@Suite struct DeviceClockLoggerTests {
+    @Test(arguments: ["logger.csv", "logger.jsonl"])
+    func everyRowCarriesTheDeviceDateAndTime(logger: String) throws {
+        let w = GT3XWriter.with {
+            $0.seconds = 3
+            $0.utcOffset = 3600
+        }
+        let base = tempDirectory()
+        let yaml = """
+            name: gt3x
+            clock: virtual
+            sources: {accel: {type: motion.replay, path: "\(try w.file())"}}
+            sinks: {log: {type: \(logger), inputs: [accel], directory: "\(base)"}}
+            """
+        let outcome = try PipelineHarness.run(yaml: yaml, plugins: MotionPlugins.all + SampleLoggerPlugins.all)
+        #expect(outcome.result.state == .finished)
+        let dir = base + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: base).first))
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("accel.") })
+        let lines = try String(contentsOfFile: dir + "/" + file, encoding: .utf8).split(separator: "\n").map(String.init)
+        // Data rows, not the run's start and end markers (which carry no axes).
+        let rows = (logger == "logger.csv" ? Array(lines.dropFirst()) : lines).filter {
+            logger == "logger.csv" ? !$0.hasSuffix(",,,") : $0.contains("\"x\":")
+        }
+        #expect(rows.count == 90)
+        // 1_700_000_000 is 2023-11-14T22:13:20Z: 23:13:20 on a device at +01:00.
+        let dates = rows.map { row -> String in
+            if logger == "logger.csv" { return String(row.split(separator: ",", omittingEmptySubsequences: false)[3]) }
+            guard case .object(let o)? = try? JSONParser.parse(Array(row.utf8)) else { return "" }
+            return o["timestampDate"]?.stringValue ?? ""
+        }
+        #expect(dates.first == "2023-11-14T23:13:20.000+01:00")
+        #expect(dates[1] == "2023-11-14T23:13:20.033+01:00")
+        #expect(dates.last == "2023-11-14T23:13:22.967+01:00")
+    }
+}

@@ -105,6 +105,13 @@ public final class RunRecorder: Sendable {
         }
     }
 
+    /// The zone of the device clock the run's inputs were recorded on, when those that name one
+    /// agree: what loggers write dates in.
+    public var inputTimeZone: String? {
+        let zones = state.withLock { s in Set(s.inputs.values.compactMap { $0["timeZone"]?.stringValue }) }
+        return zones.count == 1 ? zones.first : nil
+    }
+
     /// Adds a line to every manifest's `notes` (bad rows skipped, units detected).
     public func note(_ text: String) {
         state.withLock { $0.notes.append(text) }
