@@ -73,15 +73,21 @@ final class LogFile {
             guard let first = batch.kinds.firstIndex(of: .data) ?? batch.kinds.firstIndex(of: .event) else { return }
             try begin(t0: batch.timestamps[first] - batch.uptimes[first])
         }
-        if layout == .csv { try growColumns(batch) }
+        if layout == .csv { try growColumns(batch, markers: markers) }
         try writeRows(batch, markers: markers, warn: warn)
     }
 
     /// Takes the fields of `batch` no earlier sample had. Once rows are in the file, its header
     /// cannot change in place: the rows that follow go into a part with the wider header, and
     /// ``finish(markers:fallbackT0:warn:)`` merges the parts under the final one.
-    private func growColumns(_ batch: Batch) throws {
-        guard let csv, !csvOrder.add(batch, excluding: reservedItemKeys).isEmpty, !csvHeaderPending else { return }
+    /// A pause marker still to write brings its own columns (``LogPause/fields``).
+    private func growColumns(_ batch: Batch?, markers: [LogMarker]) throws {
+        guard let csv else { return }
+        var added = batch.map { !csvOrder.add($0, excluding: reservedItemKeys).isEmpty } ?? false
+        if markers[nextMarker...].contains(where: { $0.pause != nil }), !csvOrder.add(names: LogPause.fields).isEmpty {
+            added = true
+        }
+        guard added, !csvHeaderPending else { return }
         try csv.startPart()
         csvHeaderPending = true
     }
@@ -101,6 +107,7 @@ final class LogFile {
     /// - Parameter fallbackT0: t0 for a file that never got data: the run's start date.
     func finish(markers: [LogMarker], fallbackT0: Double, warn: (String) -> Void) throws {
         if t0 == nil { try begin(t0: fallbackT0) }
+        if layout == .csv { try growColumns(nil, markers: markers) }
         try out.withBuffer { buffer in
             writeCSVHeaderIfPending(to: &buffer)
             appendMarkers(markers, upTo: .infinity, to: &buffer)
@@ -173,11 +180,11 @@ final class LogFile {
     /// Appends the markers not yet written whose uptime is at most `uptime`.
     private func appendMarkers(_ markers: [LogMarker], upTo uptime: Double, to buffer: inout [UInt8]) {
         guard t0 != nil else { return }
-        while nextMarker < markers.count, markers[nextMarker].uptime <= uptime {
+        while nextMarker < markers.count, markers[nextMarker].precedes(uptime) {
             appendSeparator(to: &buffer)
             if layout == .csv {
                 LogItemCSV.appendMarker(
-                    markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), fieldCount: csvFields.count,
+                    markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), fields: csvFields,
                     to: &buffer)
             } else {
                 LogItemJSON.appendMarker(markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), to: &buffer)

@@ -1,9 +1,52 @@
 import DAQCore
 
-/// A step marker as the loggers write it: every file of a sink gets every marker.
+/// A marker as the loggers write it (a step's, or a pause's or resume's): every file of a sink
+/// gets every marker.
 struct LogMarker: Sendable, Equatable {
     var uptime: Double
     var stepPath: String
+    /// Set for the marker of a pause or a resume.
+    var pause: LogPause? = nil
+
+    /// Whether it goes before a sample at `sampleUptime`: at or after its time, and for a
+    /// resume only after it, so what a pause kept (stamped with the pause's time) sits between
+    /// the pause and the resume.
+    func precedes(_ sampleUptime: Double) -> Bool {
+        pause?.kind == "resume" ? sampleUptime > uptime : sampleUptime >= uptime
+    }
+}
+
+/// What a pause or resume marker adds to an item: which it is, the wall date it happened, and
+/// for a resume how long the run stood paused.
+struct LogPause: Sendable, Equatable {
+    /// `pause` or `resume`.
+    var kind: String
+    /// Seconds since 1970.
+    var wallDate: Double
+    var pausedSeconds: Double?
+
+    /// The CSV columns a logger adds once it has a pause to write.
+    static let fields = [ClockPause.markerField, "wallDate", ClockPause.pausedSecondsField]
+
+    /// The pause of marker `row` of `batch`, `nil` for a step marker.
+    init?(_ batch: Batch, row: Int) {
+        guard let column = batch.column(ClockPause.markerField), !column.isAbsent(row),
+            let kind = column[row].stringValue
+        else { return nil }
+        self.kind = kind
+        wallDate = batch.timestamps[row]
+        pausedSeconds = batch.column(ClockPause.pausedSecondsField).flatMap { $0.isAbsent(row) ? nil : $0[row].doubleValue }
+    }
+
+    /// The value of CSV column `name` (one of ``fields``), or `nil` for an empty cell.
+    func csvCell(_ name: String) -> String? {
+        switch name {
+        case ClockPause.markerField: return kind
+        case "wallDate": return ISODate.string(wallDate)
+        case ClockPause.pausedSecondsField: return pausedSeconds.map { String($0) }
+        default: return nil
+        }
+    }
 }
 
 /// The keys every item carries; a field of the same name would make a duplicate key.
@@ -54,7 +97,8 @@ enum LogItemJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `{"uptime":u,"stepPath":"…","timestampDate":"ISO-8601","timestamp":u}`.
+    /// `{"uptime":u,"stepPath":"…","timestampDate":"ISO-8601","timestamp":u}`; a pause's adds
+    /// `"marker":"pause"` (or `"resume"`), `"wallDate":"ISO-8601"` and a resume's `"pausedSeconds"`.
     static func appendMarker(_ marker: LogMarker, date: String, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"uptime":"#.utf8)
         JSONEncoding.appendDouble(marker.uptime, to: &out)
@@ -64,6 +108,16 @@ enum LogItemJSON {
         JSONEncoding.appendString(date, to: &out)
         out.append(contentsOf: #","timestamp":"#.utf8)
         JSONEncoding.appendDouble(marker.uptime, to: &out)
+        if let pause = marker.pause {
+            out.append(contentsOf: #","marker":"#.utf8)
+            JSONEncoding.appendString(pause.kind, to: &out)
+            out.append(contentsOf: #","wallDate":"#.utf8)
+            JSONEncoding.appendString(ISODate.string(pause.wallDate), to: &out)
+            if let seconds = pause.pausedSeconds {
+                out.append(contentsOf: #","pausedSeconds":"#.utf8)
+                JSONEncoding.appendDouble(seconds, to: &out)
+            }
+        }
         out.append(UInt8(ascii: "}"))
     }
 }
@@ -101,8 +155,8 @@ enum LogItemCSV {
         out.append(0x0A)
     }
 
-    /// A marker row: its field cells stay empty.
-    static func appendMarker(_ marker: LogMarker, date: String, fieldCount: Int, to out: inout [UInt8]) {
+    /// A marker row: its field cells stay empty, but for a pause's own columns.
+    static func appendMarker(_ marker: LogMarker, date: String, fields: [String], to out: inout [UInt8]) {
         JSONEncoding.appendDouble(marker.uptime, to: &out)
         out.append(UInt8(ascii: ","))
         JSONEncoding.appendDouble(marker.uptime, to: &out)
@@ -110,7 +164,10 @@ enum LogItemCSV {
         appendCell(marker.stepPath, to: &out)
         out.append(UInt8(ascii: ","))
         out.append(contentsOf: date.utf8)
-        for _ in 0..<fieldCount { out.append(UInt8(ascii: ",")) }
+        for name in fields {
+            out.append(UInt8(ascii: ","))
+            if let cell = marker.pause?.csvCell(name) { appendCell(cell, to: &out) }
+        }
         out.append(0x0A)
     }
 

@@ -39,7 +39,7 @@ final class SampleLog {
     func write(_ batch: Batch, context: StageContext) throws {
         let before = opened.reduce(0) { $0 + $1.bytesWritten }
         for row in 0..<batch.count where batch.kinds[row] == .marker {
-            markers.append(LogMarker(uptime: batch.uptimes[row], stepPath: batch.stepPaths[row]))
+            markers.append(LogMarker(uptime: batch.uptimes[row], stepPath: batch.stepPaths[row], pause: LogPause(batch, row: row)))
         }
         if batch.kinds.contains(where: { $0 != .marker }) {
             try file(for: batch.stream, context: context).write(batch, markers: markers, warn: context.warn)

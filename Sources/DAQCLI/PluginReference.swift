@@ -39,7 +39,9 @@ public enum PluginReferenceDocument {
             and the component's name, to `<name>.dead`, which any transform or sink may read. \
             Transforms and sinks also take `inputs` (required: the components they read) and `buffer` \
             (`{size, when_full}`, default `{size: 16384, when_full: block}`; `when_full` is `block`, \
-            `drop_oldest` or `drop_newest`).
+            `drop_oldest` or `drop_newest`). Sources also take `pause` (`drop` or `buffer`, default \
+            `drop`): what a live source delivers while the run is paused is dropped and counted, or \
+            kept (up to the input buffer of what it feeds) and delivered after the resume.
 
 
             """

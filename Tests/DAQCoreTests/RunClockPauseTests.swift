@@ -27,6 +27,26 @@ import Testing
         #expect(moved >= 2_000_000, "deadline moved by \(moved) ns after a pause of 2 ms or more (\(spins) spins)")
     }
 
+    /// Each pause is kept where the clock stood, with its wall dates, for the sinks' markers.
+    @Test(arguments: [ClockMode.replay, .realtime, .virtual])
+    func everyPauseIsRecordedWithWhereTheClockStood(mode: ClockMode) {
+        let clock = RunClock(mode: mode, speed: 2)
+        #expect(clock.pauses().pauses.isEmpty && clock.pauseVersion == 0)
+        clock.hold()
+        let held = clock.now()
+        let (pauses, version) = clock.pauses()
+        #expect(version == 1 && version == clock.pauseVersion)
+        #expect(pauses == [ClockPause(uptime: held, heldDate: pauses[0].heldDate)])
+        #expect(pauses[0].heldDate >= clock.startDate && pauses[0].pausedSeconds == nil)
+        clock.release()
+        clock.hold()
+        clock.release()
+        let after = clock.pauses().pauses
+        #expect(clock.pauseVersion == 4 && after.count == 2)
+        #expect(after[0].uptime == held && after[1].uptime >= held)
+        #expect(after.allSatisfy { ($0.pausedSeconds ?? -1) >= 0 && $0.releasedDate! >= $0.heldDate })
+    }
+
     @Test func theVirtualClockHasNoWallTimeToHold() {
         let clock = RunClock(mode: .virtual)
         #expect(clock.deadline(forUptime: 5) == nil && clock.isDue(5))

@@ -81,6 +81,17 @@ public final class ConsoleSink: SinkPlugin {
         out.append(contentsOf: " s  ".utf8)
         switch batch.kinds[row] {
         case .marker:
+            if let kind = batch.column(ClockPause.markerField).flatMap({ $0.isAbsent(row) ? nil : $0[row].stringValue }) {
+                // A pause or resume marker: its wall time, and how long the pause lasted.
+                out.append(contentsOf: "── \(kind) at \(ISODate.string(batch.timestamps[row]))".utf8)
+                if let paused = batch.column(ClockPause.pausedSecondsField).flatMap({ $0.isAbsent(row) ? nil : $0[row].doubleValue }) {
+                    out.append(contentsOf: " after ".utf8)
+                    NumberFormatting.appendFixed(paused, decimals: 3, to: &out)
+                    out.append(contentsOf: " s paused".utf8)
+                }
+                out.append(0x0A)
+                return
+            }
             out.append(contentsOf: "── step ".utf8)
             out.append(contentsOf: (batch.stepPaths[row].isEmpty ? "(none)" : batch.stepPaths[row]).utf8)
             out.append(0x0A)

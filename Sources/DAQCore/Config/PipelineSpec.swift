@@ -80,6 +80,15 @@ public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable, ConfigEnum {
     case dead_letter
 }
 
+/// What a live source does with what it delivers while the run is paused (`pause`).
+public enum PauseHandling: String, Sendable, Hashable, CaseIterable, ConfigEnum {
+    /// Read and dropped, and counted: the output shows nothing of the pause but its markers.
+    case drop
+    /// Kept, up to the input buffer of the components it feeds, and delivered in order after
+    /// the resume; what does not fit is dropped and counted, with one warning.
+    case buffer
+}
+
 /// One validated component.
 public struct ComponentSpec: Sendable {
     /// Its name in the pipeline.
@@ -96,6 +105,8 @@ public struct ComponentSpec: Sendable {
     public var configuration: any PluginConfiguration
     /// What it does with samples it cannot process.
     public var onError: ErrorPolicy = .stop
+    /// Sources: what it does with what it delivers while the run is paused.
+    public var pause: PauseHandling = .drop
     /// The component's YAML as loaded (after `${VAR}` and `--set`) without `inputs`,
     /// re-serialized: equal fingerprints mean unchanged settings when a running pipeline is reloaded.
     public var fingerprint = ""
@@ -109,7 +120,13 @@ public struct ComponentSpec: Sendable {
         let onError = ConfigKey(
             "on_error", ErrorPolicy.choices, default: "stop",
             "Samples it cannot process: stop the run, skip them (reported), or send them to <name>.dead.")
-        guard kind != .source else { return [onError] }
+        guard kind != .source else {
+            let pause = ConfigKey(
+                "pause", PauseHandling.choices, default: "drop",
+                "A live source (realtime clock) while the run is paused: drop what it delivers (counted), "
+                    + "or buffer it (up to the input buffer of what it feeds) and deliver it after the resume.")
+            return [onError, pause]
+        }
         return [
             .required("inputs", "[string]", "Components this one reads; <name>.dead reads a component's dead letters."),
             ConfigKey(

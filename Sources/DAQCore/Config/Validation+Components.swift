@@ -101,6 +101,7 @@ extension Validation {
         }
         let buffer = validateBuffer(value.pair("buffer"), path: path)
         let onError = decodeEnum(ErrorPolicy.self, value.pair("on_error"), "\(path).on_error") ?? .stop
+        let pause = kind == .source ? decodeEnum(PauseHandling.self, value.pair("pause"), "\(path).pause") ?? .drop : .drop
         // Decoding stops at the first bad key; drop that key and decode again, so every bad key
         // of the component is reported, not only the first.
         var remaining = pluginPairs
@@ -113,7 +114,7 @@ extension Validation {
                 if !failed {
                     entry.spec = ComponentSpec(
                         name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name),
-                        buffer: buffer ?? .default, configuration: configuration, onError: onError,
+                        buffer: buffer ?? .default, configuration: configuration, onError: onError, pause: pause,
                         fingerprint: Self.fingerprint(of: pairs, mark: value.mark))
                 }
                 return entry

@@ -7,7 +7,9 @@ extension PipelineRun {
         let stage: StageRuntime
         switch try makePlugin(c, pipelineName: pipelineName) {
         case .source(let s):
-            stage = SourceStage(name: c.name, type: c.plugin.typeName, source: s, batchSize: options.batchSize, pool: pool)
+            let source = SourceStage(name: c.name, type: c.plugin.typeName, source: s, batchSize: options.batchSize, pool: pool)
+            source.pauseHandling = c.pause
+            stage = source
         case .transform(let t):
             stage = TransformStage(name: c.name, type: c.plugin.typeName, transform: t, pool: pool)
         case .sink(let s):

@@ -5,7 +5,8 @@ import Synchronization
 /// What stages call on their run: admission, steps, failures, and counting themselves out.
 extension PipelineRun {
     var isCancelled: Bool { state.withLock { $0.cancelled } }
-    var isPaused: Bool { state.withLock { $0.paused } }
+    /// The lifecycle says it: no flag beside it to disagree.
+    var isPaused: Bool { state.withLock { $0.lifecycle.state == .paused } }
 
     func publish(_ event: PipelineEvent) {
         for o in observers { o.handle(event) }

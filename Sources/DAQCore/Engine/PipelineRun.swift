@@ -25,7 +25,6 @@ public final class PipelineRun: Sendable {
         var retiring: [ObjectIdentifier: DispatchGroup] = [:]
         var failure: String?
         var cancelled = false
-        var paused = false
         var admitted = 0
         var maxUptime = 0.0
         /// The run-clock time a stop was asked for: where a stopped replay ends.
@@ -148,11 +147,11 @@ public final class PipelineRun: Sendable {
     }
 
     /// Pauses: the run clock holds, so a replay stops where it is and `--duration` waits;
-    /// sources stop reading (a live source's samples meanwhile are dropped and counted); what is
-    /// already in flight keeps draining.
+    /// sources stop reading (a live source's samples meanwhile are dropped and counted, or kept
+    /// with `pause: buffer`); what is already in flight keeps draining. Every sink marks the
+    /// pause, and the resume, in its output.
     public func pause() {
         guard move(to: .paused) else { return }
-        state.withLock { $0.paused = true }
         clock.hold()
         for s in stages where s.kind == .source { s.queue.async { s.move(to: .paused) } }
     }
@@ -160,7 +159,6 @@ public final class PipelineRun: Sendable {
     /// Resumes: the clock goes on from where it held, and a replay at its recorded spacing.
     public func resume() {
         guard move(to: .running) else { return }
-        state.withLock { $0.paused = false }
         clock.release()
         for case let s as SourceStage in stages {
             s.queue.async { s.move(to: .running) }

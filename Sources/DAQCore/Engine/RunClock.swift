@@ -12,10 +12,13 @@ import Synchronization
 /// the clock reaches it, so the same input gives the same samples under all three modes.
 ///
 /// A pause holds the clock: `now()` stands still from ``hold()`` to ``release()``, and a replay
-/// goes on at its recorded spacing after it, with no burst of what fell due meanwhile.
+/// goes on at its recorded spacing after it, with no burst of what fell due meanwhile. Each
+/// pause is kept (``pauses()``), so every sink can mark it in its output.
 ///
 /// # Thread safety
 /// The virtual watermark and the pauses sit behind `Mutex`es; everything else is immutable.
+/// A pause is recorded in the same critical section that holds the clock, so whoever reads a
+/// held `now()` also sees the pause in ``pauses()``.
 public final class RunClock: Sendable {
     /// The mode.
     public let mode: ClockMode
@@ -25,12 +28,15 @@ public final class RunClock: Sendable {
     public let startDate: Double
     private let startNanos: UInt64
     private let watermark = Mutex<Double>(0)
-    private let pauses = Mutex(Pauses())
+    private let pauseState = Mutex(Pauses())
+    /// Counts holds and releases; sinks load it per batch and take the lock only when it moved.
+    private let pauseChanges = Atomic<Int>(0)
 
-    /// Wall time the clock has been held, and since when it is held now.
+    /// Wall time the clock has been held, since when it is held now, and every pause so far.
     private struct Pauses {
         var heldNanos: UInt64 = 0
         var since: UInt64?
+        var log: [ClockPause] = []
     }
 
     /// Starts a clock now.
@@ -52,20 +58,25 @@ public final class RunClock: Sendable {
     /// Wall nanoseconds the clock has run: elapsed time less the pauses.
     private func runningNanos() -> UInt64 {
         let wall = DispatchTime.now().uptimeNanoseconds
-        let held = pauses.withLock { p in p.heldNanos &+ (p.since.map { wall &- $0 } ?? 0) }
+        let held = pauseState.withLock { p in p.heldNanos &+ (p.since.map { wall &- $0 } ?? 0) }
         return (wall &- startNanos) &- held
     }
 
     /// Whether a pause holds the clock now.
-    public var isHeld: Bool { pauses.withLock { $0.since != nil } }
+    public var isHeld: Bool { pauseState.withLock { $0.since != nil } }
 
     /// Stops the clock (a pause); returns false when it was already held.
     @discardableResult
     public func hold() -> Bool {
+        let virtualNow = mode == .virtual ? now() : 0
         let wall = DispatchTime.now().uptimeNanoseconds
-        return pauses.withLock { p in
+        return pauseState.withLock { p in
             guard p.since == nil else { return false }
             p.since = wall
+            let running = (wall &- startNanos) &- p.heldNanos
+            let uptime = mode == .virtual ? virtualNow : Double(running) / 1e9 * speed
+            p.log.append(ClockPause(uptime: uptime, heldDate: date(atNanos: wall)))
+            pauseChanges.add(1, ordering: .releasing)
             return true
         }
     }
@@ -74,12 +85,27 @@ public final class RunClock: Sendable {
     @discardableResult
     public func release() -> Bool {
         let wall = DispatchTime.now().uptimeNanoseconds
-        return pauses.withLock { p in
+        return pauseState.withLock { p in
             guard let since = p.since else { return false }
             p.heldNanos &+= wall &- since
             p.since = nil
+            p.log[p.log.count - 1].releasedDate = date(atNanos: wall)
+            pauseChanges.add(1, ordering: .releasing)
             return true
         }
+    }
+
+    /// Changes with every hold and release: unchanged means the pauses a reader holds are current.
+    public var pauseVersion: Int { pauseChanges.load(ordering: .acquiring) }
+
+    /// Every pause so far, in order, with the ``pauseVersion`` it belongs to.
+    public func pauses() -> (pauses: [ClockPause], version: Int) {
+        pauseState.withLock { ($0.log, pauseChanges.load(ordering: .acquiring)) }
+    }
+
+    /// Seconds since 1970 at monotonic `nanos`, on the same scale as ``startDate``.
+    private func date(atNanos nanos: UInt64) -> Double {
+        startDate + Double(nanos &- startNanos) / 1e9
     }
 
     /// Wall seconds since the run started, whatever the mode.
@@ -92,7 +118,7 @@ public final class RunClock: Sendable {
     public func deadline(forUptime uptime: Double) -> DispatchTime? {
         guard mode != .virtual else { return nil }
         let wall = max(0, uptime / speed)
-        guard let held = pauses.withLock({ $0.since == nil ? $0.heldNanos : nil }) else { return .distantFuture }
+        guard let held = pauseState.withLock({ $0.since == nil ? $0.heldNanos : nil }) else { return .distantFuture }
         return DispatchTime(uptimeNanoseconds: startNanos &+ held &+ UInt64(wall * 1e9))
     }
 

@@ -1,11 +1,12 @@
 import Dispatch
 
-/// Runs a ``Sink``: writes batches with step markers woven in, reports sent and delivered,
+/// Runs a ``Sink``: writes batches with step, pause and resume markers woven in, reports sent and delivered,
 /// and flushes on an interval and at the end.
 final class SinkStage: ConsumerStage, @unchecked Sendable {
     let sink: any Sink
     let flushInterval: Double
     private var markers: StepMarkers!
+    private var pauses: PauseMarkers!
     private var flushTimer: (any DispatchSourceTimer)?
     private var dirty = false
     private var stepsVersion = 0
@@ -21,6 +22,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     override func startPlugin() throws {
         let (steps, version) = context.schedule.snapshot()
         markers = StepMarkers(steps: steps, stream: name, startDate: context.startDate)
+        pauses = PauseMarkers(stream: name)
         stepsVersion = version
         try sink.start(context: context)
         try write(markers.start())
@@ -42,10 +44,17 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
 
     override func consume(_ batch: Batch) throws {
         refreshSteps()
-        var woven = markers.weave(batch)
+        var woven = weavePauses(markers.weave(batch))
         for change in markers.takeChanges() { pipeline?.noteStep(change) }
         woven.stream = batch.stream
         try write(woven)
+    }
+
+    /// Adds the markers of the run's pauses; without a pause, one atomic load per batch.
+    private func weavePauses(_ batch: Batch, final: Bool = false) -> Batch {
+        pauses.refresh(from: context.clock)
+        guard pauses.hasPending else { return batch }
+        return pauses.weave(batch, steps: markers.steps, final: final)
     }
 
     /// Takes steps a stage added since the last batch.
@@ -92,7 +101,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         flushTimer = nil
         if pipeline?.isCancelled != true {
             refreshSteps()
-            let end = markers.stop(at: pipeline?.finalUptime() ?? context.clock.now())
+            let end = weavePauses(markers.stop(at: pipeline?.finalUptime() ?? context.clock.now()), final: true)
             for change in markers.takeChanges() { pipeline?.noteStep(change) }
             try write(end)
         }

@@ -18,6 +18,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private let wakeFlag = Mutex(false)
     /// Whether the current wait for room has been reported, so a long wait is one event.
     private var blockedReported = false
+    /// What it does with what a live source delivers while the run is paused.
+    var pauseHandling = PauseHandling.drop
+    /// What it kept during a pause (`pause: buffer`), delivered after it.
+    private var hold = PauseHold()
     /// Whether ``begin()`` has run. A live source may wake its stage from an I/O callback while
     /// it starts; reading then could end the stage before the run counts it and marks it running.
     private var begun = false
@@ -79,6 +83,8 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         // A live source's I/O can wake it between its start and the pipeline's move to
         // running; reading then could end the whole run before the run has begun.
         guard begun, !lifecycle.state.isFinal else { return }
+        // What a pause kept goes out first after it, and at a stop in the pause too.
+        if !hold.isEmpty, pipeline?.isPaused != true || stopRequested { releaseHold() }
         if stopRequested || pipeline?.isCancelled == true {
             // A graceful stop still emits what the clock has reached; what lies in the future
             // was never acquired in run-clock terms.
@@ -95,7 +101,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             return
         }
         if pipeline?.isPaused == true {
-            dropWhilePaused()
+            readWhilePaused()
             return
         }
         if var batch = pending {
@@ -143,26 +149,31 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             return
         }
         if !batch.isEmpty {
-            let limited = pipeline?.admit(&batch, from: self) ?? .open
-            stampSteps(&batch)
-            switch limited {
-            case .open: break
-            case .duration:
-                status = .finished
-                cut = .duration(pipeline?.options.duration ?? 0)
-            case .samples:
-                status = .finished
-                cut = .samples(batch.uptimes.last ?? context.clock.now())
-            }
+            admit(&batch)
             pending = batch.isEmpty ? nil : batch
         }
         if pending != nil || status != .idle { scheduleRead() }
     }
 
-    /// A live source goes on producing while the run is paused: what arrives then is read and
-    /// dropped (and counted), so it neither piles up in the device nor comes out after the
-    /// pause under a wrong time. Samples not yet due (a generator's, a recording's) wait.
-    private func dropWhilePaused() {
+    /// Applies the run's limits to what the source read, and stamps its steps.
+    private func admit(_ batch: inout Batch) {
+        let limited = pipeline?.admit(&batch, from: self) ?? .open
+        stampSteps(&batch)
+        switch limited {
+        case .open: break
+        case .duration:
+            status = .finished
+            cut = .duration(pipeline?.options.duration ?? 0)
+        case .samples:
+            status = .finished
+            cut = .samples(batch.uptimes.last ?? context.clock.now())
+        }
+    }
+
+    /// A live source goes on producing while the run is paused: what arrives then is read, so
+    /// it does not pile up in the device, and dropped (and counted) or, with `pause: buffer`,
+    /// kept to go out after the pause. Samples not yet due (a generator's, a recording's) wait.
+    private func readWhilePaused() {
         guard context.clock.mode == .realtime, pending == nil, status != .finished else { return }
         var batch = Batch(stream: name, capacity: batchSize)
         do {
@@ -175,11 +186,46 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         }
         let due = dueCount(batch)
         if due > 0 {
-            stats.withLock { $0.dropped += due }
-            publish(.dropped(component: name, samples: due))
+            var dropped = due
+            if pauseHandling == .buffer {
+                let capacity = pauseCapacity
+                dropped = hold.keep(due == batch.count ? batch : batch.slice(0..<due), capacity: capacity)
+                let kept = hold.count
+                stats.withLock {
+                    $0.buffered = kept
+                    $0.bufferCapacity = capacity
+                }
+            }
+            if dropped > 0 {
+                stats.withLock { $0.dropped += dropped }
+                publish(.dropped(component: name, samples: dropped))
+            }
         }
         if due < batch.count { pending = batch.slice(due..<batch.count) }
         if status == .more && pending == nil { scheduleRead() }
+    }
+
+    /// The most a pause keeps: what the smallest input buffer it feeds holds, so the burst
+    /// after the resume fits downstream.
+    private var pauseCapacity: Int {
+        outputs.map(\.capacity).min() ?? BufferSpec.default.size
+    }
+
+    /// Puts what the pause kept ahead of what waits, in the order it came, under the run's limits;
+    /// says once how many did not fit.
+    private func releaseHold() {
+        guard let (kept, dropped) = hold.take() else { return }
+        stats.withLock { $0.buffered = 0 }
+        if dropped > 0 {
+            let message = "pause: buffer kept \(kept.count) samples that arrived during the pause "
+                + "and dropped \(dropped) more (it holds \(pauseCapacity))"
+            publish(.warning(component: name, message: message))
+        }
+        guard pipeline?.isCancelled != true, !kept.isEmpty else { return }
+        var batch = kept
+        admit(&batch)
+        if let rest = pending { batch.append(contentsOf: rest) }
+        pending = batch.isEmpty ? nil : batch
     }
 
     private func hasRoom() -> Bool {

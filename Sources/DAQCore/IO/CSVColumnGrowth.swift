@@ -33,6 +33,13 @@ public struct CSVFieldOrder: Sendable {
         known.formUnion(added)
         return added
     }
+
+    /// Adds `names` not seen before, in order; returns the new ones.
+    public mutating func add(names: [String]) -> [String] {
+        let added = names.filter { known.insert($0).inserted }
+        fields += added
+        return added
+    }
 }
 
 /// A CSV file whose header may grow while rows are written, kept a valid CSV file at every moment.
