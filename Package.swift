@@ -88,7 +88,7 @@ let package = Package(
                 "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
                 "DAQTransport",
             ]),
-        .target(name: "DAQTesting", dependencies: ["DAQCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "DAQTesting", dependencies: ["DAQCore", "CZlib", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
         .executableTarget(
             name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQTransport", "DAQTesting"],

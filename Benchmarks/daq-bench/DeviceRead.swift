@@ -1,6 +1,7 @@
 // gt3x-read: a 24-hour, 100 Hz .gt3x (8.64 M samples) made by GT3XWriter, read by motion.replay
 // into a null sink on the virtual clock; then the same file read by actfast and pygt3x, from
 // the same run, for the ratio. Prints samples/s and this process's peak RSS.
+// cwa-read: the same for a 24-hour, 100 Hz Axivity AX3 .cwa from CWAWriter, against actfast.
 import DAQCLI
 import DAQCore
 import DAQTesting
@@ -51,4 +52,48 @@ func gt3xRead(hours: Double, packed: Bool) throws {
         let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
         print("\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
     }
+}
+
+/// cwa-read: a 24-hour, 100 Hz AX3 .cwa (8.64 M samples, packed unless `packed` is false)
+/// made by CWAWriter, read by motion.replay into a null sink, then by actfast on the same file.
+func cwaRead(hours: Double, packed: Bool) throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).cwa").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var w = CWAWriter()
+    w.rate = 100
+    w.seconds = hours * 3600
+    w.packing = packed ? .packed : .unpacked
+    try w.write(to: path)
+    let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let samples = Double(w.sampleCount)
+    print("cwa-read: AX3 \(packed ? "packed" : "unpacked"), \(w.sampleCount) samples, \(bytes / 1_000_000) MB")
+
+    let yaml = """
+        name: cwa-read
+        clock: virtual
+        sources: {rec: {type: motion.replay, path: "\(path)"}}
+        sinks: {out: {type: "null", inputs: [rec]}}
+        """
+    let registry = try PluginRegistry(BuiltinPlugins.all)
+    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "cwa-read")
+    let started = DispatchTime.now().uptimeNanoseconds
+    let run = try PipelineRun(spec: spec)
+    try run.start()
+    let result = run.wait()
+    let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
+    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+
+    let script = "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script, path]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    try p.run()
+    p.waitUntilExit()
+    let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+    let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
+    print("actfast: \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
 }

@@ -6,6 +6,7 @@
 //   swift run -c release daq-bench resolve [IDS] [HITS]
 //   swift run -c release daq-bench mqtt [MESSAGES]
 //   swift run -c release daq-bench gt3x-read [HOURS] [--packed]
+//   swift run -c release daq-bench cwa-read [HOURS] [--unpacked]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -84,7 +85,12 @@ case "mqtt":
 case "gt3x-read":
     let rest = args.dropFirst().filter { $0 != "--packed" }
     try gt3xRead(hours: rest.first.flatMap { Double($0) } ?? 24, packed: args.contains("--packed"))
+case "cwa-read":
+    let rest = args.dropFirst().filter { $0 != "--unpacked" }
+    try cwaRead(hours: rest.first.flatMap { Double($0) } ?? 24, packed: !args.contains("--unpacked"))
 default:
-    print("usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES]")
+    print(
+        "usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES] | gt3x-read [HOURS] [--packed] | cwa-read [HOURS] [--unpacked]"
+    )
     exit(64)
 }

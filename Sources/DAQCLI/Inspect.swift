@@ -9,8 +9,8 @@ extension DAQCommand {
             abstract: "Describe a recording: device, clock, rate, gaps, repairs, axes, steps; optionally plot it.",
             discussion: """
                 Reads any recording motion.replay reads, found by its content: CSV, JSON Lines, \
-                SageResearch logs, device files (ActiGraph .gt3x, GENEActiv .bin and CSV, ActiLife \
-                CSV, phone-app CSVs), .gz too. For a device file it reports the device and serial, \
+                SageResearch logs, device files (Axivity .cwa, ActiGraph .gt3x, GENEActiv .bin and \
+                CSV, ActiLife CSV, phone-app CSVs), .gz too. For a device file it reports the device and serial, \
                 the device clock's zone, the sample rate configured and measured, start and end \
                 on the device clock, samples, corrupt blocks skipped, gaps the device left and \
                 idle-sleep spans filled. Gaps are also intervals longer than twice the median \

@@ -9,7 +9,7 @@ import Foundation
 /// pipeline clock replays it at `speed`, or as fast as possible under `virtual`.
 public final class MotionReplaySource: SourcePlugin {
     public enum Format: String, ConfigEnum, Sendable {
-        case auto, csv, jsonl, json, gt3x
+        case auto, csv, jsonl, json, cwa, gt3x
         case geneactiv
         case geneactivCSV = "geneactiv-csv"
         case actilifeCSV = "actilife-csv"
@@ -80,10 +80,10 @@ public final class MotionReplaySource: SourcePlugin {
     }
 
     public static let typeName = "motion.replay"
-    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
+    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, Axivity .cwa, ActiGraph .gt3x, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
     public static let configKeys: [ConfigKey] = [
         .required("path", "string", "The recording; gzip-compressed files are read directly."),
-        ConfigKey("format", Format.choices, default: "auto", "auto: by content (device files) or extension; json is a SageResearch log."),
+        ConfigKey("format", Format.choices, default: "auto", "auto: by content (device files: cwa, gt3x, geneactiv) or extension; json is a SageResearch log."),
         ConfigKey("columns", "{time, x, y, z}", "Column (or key) names when they are not found by name."),
         ConfigKey("delimiter", "string", default: "auto", "CSV delimiter: ',', ';' or '\\t'; detected from the header when omitted."),
         ConfigKey("skip_lines", "int", "Lines of metadata before the CSV header; detected when omitted."),
@@ -148,6 +148,7 @@ public final class MotionReplaySource: SourcePlugin {
     private func open() throws -> any RecordingReader {
         var format = config.format
         if format == .auto && GT3XReader.matches(path: path) { format = .gt3x }
+        if format == .auto && CWAReader.matches(path: path) { format = .cwa }
         if format == .auto, let first = RecordingSniff.firstLine(path) {
             if GENEActivReader.matches(firstLine: first) {
                 format = .geneactiv
@@ -185,6 +186,7 @@ public final class MotionReplaySource: SourcePlugin {
         case .geneactivCSV: return try GENEActivCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         case .actilifeCSV: return try ActiLifeCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         case .gt3x: return try GT3XReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
+        case .cwa: return try CWAReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         default:
             return try CSVRecordingReader(
                 options: .init(
