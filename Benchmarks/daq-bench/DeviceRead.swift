@@ -97,3 +97,48 @@ func cwaRead(hours: Double, packed: Bool) throws {
     let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
     print("actfast: \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
 }
+
+/// geneactiv-read: a 24-hour, 100 Hz GENEActiv .bin (8.64 M samples in 28,800 hex pages) made by
+/// GENEActivWriter, read by motion.replay into a null sink, then by actfast on the same file.
+func geneactivRead(hours: Double) throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).bin").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var w = GENEActivWriter()
+    w.frequency = 100
+    let pages = Int(hours * 3600 * 100 / 300)
+    try w.write(to: path, pages: pages) { i in
+        GENEActivWriter.RawSample(x: i % 400 - 200, y: (i / 3) % 300 - 150, z: 400 + i % 50, light: i % 1000)
+    }
+    let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    let samples = Double(pages * 300)
+    print("geneactiv-read: \(Int(samples)) samples, \(bytes / 1_000_000) MB")
+
+    let yaml = """
+        name: geneactiv-read
+        clock: virtual
+        sources: {rec: {type: motion.replay, path: "\(path)"}}
+        sinks: {out: {type: "null", inputs: [rec]}}
+        """
+    let registry = try PluginRegistry(BuiltinPlugins.all)
+    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "geneactiv-read")
+    let started = DispatchTime.now().uptimeNanoseconds
+    let run = try PipelineRun(spec: spec)
+    try run.start()
+    let result = run.wait()
+    let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
+    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+
+    let script = "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script, path]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    try p.run()
+    p.waitUntilExit()
+    let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+    let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
+    print("actfast: \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
+}

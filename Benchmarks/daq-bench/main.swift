@@ -6,6 +6,7 @@
 //   swift run -c release daq-bench resolve [IDS] [HITS]
 //   swift run -c release daq-bench mqtt [MESSAGES]
 //   swift run -c release daq-bench gt3x-read [HOURS] [--packed]
+//   swift run -c release daq-bench geneactiv-read [HOURS]
 //   swift run -c release daq-bench cwa-read [HOURS] [--unpacked]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
@@ -88,9 +89,11 @@ case "gt3x-read":
 case "cwa-read":
     let rest = args.dropFirst().filter { $0 != "--unpacked" }
     try cwaRead(hours: rest.first.flatMap { Double($0) } ?? 24, packed: !args.contains("--unpacked"))
+case "geneactiv-read":
+    try geneactivRead(hours: args.dropFirst().first.flatMap { Double($0) } ?? 24)
 default:
     print(
-        "usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES] | gt3x-read [HOURS] [--packed] | cwa-read [HOURS] [--unpacked]"
+        "usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES] | gt3x-read [HOURS] [--packed] | cwa-read [HOURS] [--unpacked] | geneactiv-read [HOURS]"
     )
     exit(64)
 }
