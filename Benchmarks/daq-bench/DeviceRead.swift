@@ -8,8 +8,8 @@ import DAQTesting
 import Foundation
 
 func gt3xRead(hours: Double, packed: Bool) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).gt3x").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let path = benchFile("gt3x")
+    defer { if keptDirectory == nil { try? FileManager.default.removeItem(atPath: path) } }
     var w = GT3XWriter()
     w.rate = 100
     w.seconds = Int(hours * 3600)
@@ -43,13 +43,22 @@ func gt3xRead(hours: Double, packed: Bool) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", script, path]
-        p.standardOutput = FileHandle.nullDevice
+        let out = Pipe()
+        p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         let t0 = DispatchTime.now().uptimeNanoseconds
         try p.run()
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
         let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
+        // actfast 1.3.0 reads ACTIVITY records only: on an ACTIVITY2 file it returns no samples,
+        // and its time would flatter it.
+        let read = Int(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        if read != Int(samples) {
+            print("\(name): read \(read) of \(Int(samples)) samples in \(fixed(s, 2)) s: not compared\(status)")
+            continue
+        }
         print("\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
     }
 }
@@ -57,8 +66,8 @@ func gt3xRead(hours: Double, packed: Bool) throws {
 /// cwa-read: a 24-hour, 100 Hz AX3 .cwa (8.64 M samples, packed unless `packed` is false)
 /// made by CWAWriter, read by motion.replay into a null sink, then by actfast on the same file.
 func cwaRead(hours: Double, packed: Bool) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).cwa").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let path = benchFile("cwa")
+    defer { if keptDirectory == nil { try? FileManager.default.removeItem(atPath: path) } }
     var w = CWAWriter()
     w.rate = 100
     w.seconds = hours * 3600
@@ -101,8 +110,8 @@ func cwaRead(hours: Double, packed: Bool) throws {
 /// geneactiv-read: a 24-hour, 100 Hz GENEActiv .bin (8.64 M samples in 28,800 hex pages) made by
 /// GENEActivWriter, read by motion.replay into a null sink, then by actfast on the same file.
 func geneactivRead(hours: Double) throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).bin").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let path = benchFile("bin")
+    defer { if keptDirectory == nil { try? FileManager.default.removeItem(atPath: path) } }
     var w = GENEActivWriter()
     w.frequency = 100
     let pages = Int(hours * 3600 * 100 / 300)
@@ -141,4 +150,13 @@ func geneactivRead(hours: Double) throws {
     let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
     let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
     print("actfast: \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
+}
+
+/// `DAQ_BENCH_KEEP=DIR` keeps the generated recording there, for timing other readers on it.
+let keptDirectory = ProcessInfo.processInfo.environment["DAQ_BENCH_KEEP"]
+
+/// Where a benchmark writes its recording: `DAQ_BENCH_KEEP`'s folder, or a temporary file.
+func benchFile(_ ext: String) -> String {
+    if let keptDirectory { return keptDirectory + "/daq-bench." + ext }
+    return FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).\(ext)").path
 }
