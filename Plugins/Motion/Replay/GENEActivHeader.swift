@@ -80,8 +80,17 @@ struct GENEActivHeader {
         return Double(text.prefix { $0.isNumber || $0 == "." || $0 == "-" })
     }
 
-    /// Trims spaces and the NUL padding some firmware leaves at the end of header lines.
-    static func clean(_ text: String) -> String {
-        text.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\u{0}\r")))
+    /// Trims spaces, tabs and the NUL padding some firmware leaves at the end of header lines.
+    ///
+    /// On bytes: it runs for 8 lines of every 300-sample page, where Foundation's
+    /// `trimmingCharacters(in:)` took over a quarter of a whole read.
+    static func clean(_ text: String) -> String { clean(text[...]) }
+
+    /// ``clean(_:)`` of part of a line.
+    static func clean(_ text: Substring) -> String {
+        let bytes = text.utf8
+        func kept(_ b: UInt8) -> Bool { b != 0x20 && b != 0x09 && b != 0x00 && b != 0x0D }
+        guard let first = bytes.firstIndex(where: kept), let last = bytes.lastIndex(where: kept) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

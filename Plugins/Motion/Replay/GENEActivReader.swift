@@ -128,8 +128,9 @@ final class GENEActivReader: RecordingReader {
                 atPageStart = true
                 return try badPage(number, line: pageLine, "its header stops after \(k) of 8 lines (the next page starts on line \(reader.lineNumber))")
             }
-            if let colon = line.firstIndex(of: ":") {
-                fields[String(line[..<colon])] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            // By byte, not Character: grapheme breaking showed in profiles at 8 lines a page.
+            if let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                fields[String(line[..<colon])] = GENEActivHeader.clean(line[line.utf8.index(after: colon)...])
             }
         }
         let time = fields["Page Time"].flatMap { text in
