@@ -222,12 +222,10 @@ public final class MotionReplaySource: SourcePlugin {
                 break
             }
         }
-        var xs = [Double](), ys = [Double](), zs = [Double]()
-        xs.reserveCapacity(rows.count)
-        ys.reserveCapacity(rows.count)
-        zs.reserveCapacity(rows.count)
-        var extras: [[Value]] = []
-        var channels = [[Double]](repeating: [], count: rows.channels.count)
+        // The rows kept, by index: their columns are copied after the loop, in bulk when (as
+        // nearly always) they are one run of rows.
+        var kept = [Int]()
+        kept.reserveCapacity(rows.count)
         var idle: [Int] = []
         var atEnd = !more && pendingFailure == nil
         let hasSteps = !rows.stepPaths.isEmpty
@@ -258,14 +256,13 @@ public final class MotionReplaySource: SourcePlugin {
             batch.appendRow(
                 uptime: loopOffset + lastRelative, timestamp: time + offset, stepPath: hasSteps ? rows.stepPaths[i] : "",
                 kind: hasSteps ? rows.kinds[i] : .data)
-            xs.append(rows.xs[i])
-            ys.append(rows.ys[i])
-            zs.append(rows.zs[i])
-            if !rows.extras.isEmpty { extras.append(rows.extras[i]) }
-            for c in channels.indices { channels[c].append(rows.channels[c][i]) }
+            kept.append(i)
             if !rows.filled.isEmpty && rows.filled[i] { idle.append(batch.count - 1) }
             emitted += 1
         }
+        let xs = Self.gather(rows.xs, kept), ys = Self.gather(rows.ys, kept), zs = Self.gather(rows.zs, kept)
+        let extras = rows.extras.isEmpty ? [] : Self.gather(rows.extras, kept)
+        let channels = rows.channels.map { Self.gather($0, kept) }
         if atEnd && config.loop && emitted > 0 {
             // Start over: the run clock goes on one sample period after the last sample.
             self.reader = try open()
@@ -276,6 +273,13 @@ public final class MotionReplaySource: SourcePlugin {
         }
         return finishBatch(
             &batch, xs, ys, zs, extras, channels, idle, reader: reader, status: atEnd ? .finished : .more, context: context)
+    }
+
+    /// `values` at `indices`, which ascend: a slice copy when they are one run.
+    private static func gather<T>(_ values: [T], _ indices: [Int]) -> [T] {
+        guard let first = indices.first, let last = indices.last else { return [] }
+        if last - first + 1 == indices.count { return Array(values[first...last]) }
+        return indices.map { values[$0] }
     }
 
     private func finishBatch(
