@@ -1,7 +1,7 @@
-// gt3x-read: a 24-hour, 100 Hz .gt3x (8.64 M samples) made by GT3XWriter, read by motion.replay
-// into a null sink on the virtual clock; then the same file read by actfast and pygt3x, from
-// the same run, for the ratio. Prints samples/s and this process's peak RSS.
-// cwa-read: the same for a 24-hour, 100 Hz Axivity AX3 .cwa from CWAWriter, against actfast.
+// gt3x-read, cwa-read, geneactiv-read: a 24-hour, 100 Hz recording (8.64 M samples) made by the
+// DAQTesting writer, read by motion.replay into a null sink on the virtual clock; then the same
+// file read, from the same run, by actfast and actipy (and pygt3x for .gt3x), for the ratio.
+// Prints samples/s and this process's peak RSS.
 import DAQCLI
 import DAQCore
 import DAQTesting
@@ -36,31 +36,12 @@ func gt3xRead(hours: Double, packed: Bool) throws {
     guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
     print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
 
-    for (name, script) in [
-        ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['acceleration']['datetime']))"),
-        ("pygt3x", "import sys\nfrom pygt3x.reader import FileReader\nwith FileReader(sys.argv[1]) as r: print(len(r.to_pandas()))"),
-    ] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        try p.run()
-        let printed = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-        let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
-        // actfast 1.3.0 reads ACTIVITY records only: on an ACTIVITY2 file it returns no samples,
-        // and its time would flatter it.
-        let read = Int(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        if read != Int(samples) {
-            print("\(name): read \(read) of \(Int(samples)) samples in \(fixed(s, 2)) s: not compared\(status)")
-            continue
-        }
-        print("\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
-    }
+    try comparePeers(
+        [
+            ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['acceleration']['datetime']))"),
+            ("actipy", actipyScript),
+            ("pygt3x", "import sys\nfrom pygt3x.reader import FileReader\nwith FileReader(sys.argv[1]) as r: print(len(r.to_pandas()))"),
+        ], path: path, samples: samples, ours: ours)
 }
 
 /// cwa-read: a 24-hour, 100 Hz AX3 .cwa (8.64 M samples, packed unless `packed` is false)
@@ -93,18 +74,11 @@ func cwaRead(hours: Double, packed: Bool) throws {
     guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
     print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
 
-    let script = "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", script, path]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    try p.run()
-    p.waitUntilExit()
-    let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-    let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
-    print("actfast: \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
+    try comparePeers(
+        [
+            ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"),
+            ("actipy", actipyScript),
+        ], path: path, samples: samples, ours: ours)
 }
 
 /// geneactiv-read: a 24-hour, 100 Hz GENEActiv .bin (8.64 M samples in 28,800 hex pages) made by
@@ -138,18 +112,11 @@ func geneactivRead(hours: Double) throws {
     guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
     print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
 
-    let script = "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", script, path]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    let t0 = DispatchTime.now().uptimeNanoseconds
-    try p.run()
-    p.waitUntilExit()
-    let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
-    let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus))"
-    print("actfast: \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))\(status)")
+    try comparePeers(
+        [
+            ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"),
+            ("actipy", actipyScript),
+        ], path: path, samples: samples, ours: ours)
 }
 
 /// `DAQ_BENCH_KEEP=DIR` keeps the generated recording there, for timing other readers on it.
@@ -159,4 +126,38 @@ let keptDirectory = ProcessInfo.processInfo.environment["DAQ_BENCH_KEEP"]
 func benchFile(_ ext: String) -> String {
     if let keptDirectory { return keptDirectory + "/daq-bench." + ext }
     return FileManager.default.temporaryDirectory.appendingPathComponent("daq-bench-\(UUID().uuidString).\(ext)").path
+}
+
+/// actipy (Java parser, pandas frame), reading only: no calibration, filtering or resampling.
+let actipyScript = """
+    import sys, actipy
+    data, info = actipy.read_device(sys.argv[1], lowpass_hz=None, calibrate_gravity=False, detect_nonwear=False, resample_hz=None, verbose=False)
+    print(len(data))
+    """
+
+/// Times each peer reading `path` in its own process (interpreter start included) and prints
+/// its rate and DAQKit's lead; a peer that reads a different number of samples is not compared.
+func comparePeers(_ peers: [(String, String)], path: String, samples: Double, ours: Double) throws {
+    for (name, script) in peers {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        try p.run()
+        let printed = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let s = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        let status = p.terminationStatus == 0 ? "" : " (exit \(p.terminationStatus); is it installed?)"
+        // actfast 1.3.0 reads ACTIVITY records only: on an ACTIVITY2 file it returns no samples,
+        // and its time would flatter it.
+        let read = Int(String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        if read != Int(samples) {
+            print("\(name): read \(read) of \(Int(samples)) samples in \(fixed(s, 2)) s: not compared\(status)")
+            continue
+        }
+        print("\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))")
+    }
 }
