@@ -45,13 +45,24 @@ struct KeptSessionTests {
         first.run.stop()
         let (r1, _) = first.finish()
         let firstPart = first.collected("got").compactMap { $0["seq"]?.intValue }
-        let second = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n - firstPart.count))
+        // The next run goes on until every sample is in one run or the other, so a sample it
+        // gets twice cannot end it early and hide one it never got.
+        let second = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n))
         let (sent, _) = tx.finish(within: 30)
         #expect(tx.stats("pub", in: sent)?.delivered == n)
-        let (_, done) = second.finish(within: 20)
+        let covered = second.events.wait(seconds: 20) { _ in
+            Set(firstPart + second.collected("got").compactMap { $0["seq"]?.intValue }).count >= n
+        }
+        second.run.stop()
+        _ = second.finish()
         let secondPart = second.collected("got").compactMap { $0["seq"]?.intValue }
         let all = firstPart + secondPart
-        #expect(done && all.count == n && Set(all).count == n,
-            "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)")
+        let what = "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)"
+        #expect(covered && Set(all).count == n, "\(what)")
+        // QoS 1 is at least once: a publisher that reconnects sends its unacknowledged window
+        // again (DUP), and the broker delivers the copies too, to the next run if this one has
+        // stopped (its duplicate filter lives as long as the run). Only then may the runs overlap.
+        let publisherReconnected = (tx.stats("pub", in: sent)?.errors ?? 0) > 0
+        #expect(all.count == n || publisherReconnected, "samples in both runs, though the publisher never reconnected: \(what)")
     }
 }
