@@ -68,6 +68,12 @@ enum Vectors {
         let f = decode(hex(Vectors.altBeacon))
         #expect(f["frames"] == .array(["altbeacon"]) && f["altbeacon.id"] == .string("00112233445566778899AABBCCDDEEFF00010002"))
         #expect(f["altbeacon.reference_rssi"] == .int(-59) && f["altbeacon.company"] == .int(0x0118))
+        // The id as the Android Beacon Library and other scanners split it: a UUID and two
+        // unsigned 16-bit numbers, here the 20 bytes above read that way.
+        #expect(f["altbeacon.id1"] == .string("00112233-4455-6677-8899-AABBCCDDEEFF"))
+        #expect(f["altbeacon.id2"] == .int(1) && f["altbeacon.id3"] == .int(2))
+        let high = decode(hex(Vectors.altBeacon.replacingOccurrences(of: "00010002", with: "FFFE8001")))
+        #expect(high["altbeacon.id2"] == .int(65534) && high["altbeacon.id3"] == .int(32769))
     }
 
     @Test func ruuviWithItsOwnVectors() {

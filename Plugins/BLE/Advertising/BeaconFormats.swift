@@ -20,18 +20,22 @@ enum IBeacon {
 }
 
 /// AltBeacon: beacon code 0xBEAC, a 20-byte beacon id, reference RSSI at 1 m, one byte
-/// reserved for the manufacturer.
+/// reserved for the manufacturer. The id is also split as the Android Beacon Library and
+/// other scanners give it: `id1` a UUID, `id2` and `id3` unsigned 16-bit numbers.
 enum AltBeacon {
     static func decode(
         _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
-        guard p.count >= 24, let rssi = p.i8(22), let reserved = p.u8(23) else {
+        guard p.count >= 24, let id2 = p.u16be(18), let id3 = p.u16be(20), let rssi = p.i8(22), let reserved = p.u8(23) else {
             errors.append(.string("offset \(offset): AltBeacon frame of \(p.count) bytes, expected 24"))
             return
         }
         frames.append(.altbeacon)
         f.set(.altbeaconID, string: texts.text(p[2..<22], .plain))
+        f.set(.altbeaconID1, string: texts.text(p[2..<18], .uuid))
+        f.set(.altbeaconID2, int: Int64(id2))
+        f.set(.altbeaconID3, int: Int64(id3))
         f.set(.altbeaconReferenceRSSI, int: Int64(rssi))
         f.set(.altbeaconMfgReserved, int: Int64(reserved))
         f.set(.altbeaconCompany, int: Int64(company))

@@ -10,7 +10,7 @@ enum ReportField: Int, CaseIterable {
     case flags, name, txPower, manufacturerID, manufacturerData
     case services, frames, errors, data
     case ibeaconUUID, ibeaconMajor, ibeaconMinor, ibeaconMeasuredPower
-    case altbeaconID, altbeaconReferenceRSSI, altbeaconMfgReserved, altbeaconCompany
+    case altbeaconID, altbeaconID1, altbeaconID2, altbeaconID3, altbeaconReferenceRSSI, altbeaconMfgReserved, altbeaconCompany
     case ruuviTemperature, ruuviHumidity, ruuviPressure, ruuviAccelerationX, ruuviAccelerationY, ruuviAccelerationZ
     case ruuviBatteryMV, ruuviTxPower, ruuviMovementCounter, ruuviSequence, ruuviMAC
     case eddystoneRangingData, eddystoneNamespace, eddystoneInstance, eddystoneTxPower, eddystoneURL, eddystoneEID
@@ -42,6 +42,9 @@ enum ReportField: Int, CaseIterable {
         case .ibeaconMinor: return "ibeacon.minor"
         case .ibeaconMeasuredPower: return "ibeacon.measured_power"
         case .altbeaconID: return "altbeacon.id"
+        case .altbeaconID1: return "altbeacon.id1"
+        case .altbeaconID2: return "altbeacon.id2"
+        case .altbeaconID3: return "altbeacon.id3"
         case .altbeaconReferenceRSSI: return "altbeacon.reference_rssi"
         case .altbeaconMfgReserved: return "altbeacon.mfg_reserved"
         case .altbeaconCompany: return "altbeacon.company"
