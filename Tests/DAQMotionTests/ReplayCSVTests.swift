@@ -109,3 +109,27 @@ import Testing
         #expect(samples.last.map { close($0.uptime, 49.99) } == true)
     }
 }
+
+/// The rate the log states is the one `daq inspect` reports: from the typical interval, not
+/// from one interval and its jitter.
+@Suite struct MeasuredRateTests {
+    @Test func theShippedWalkIsStatedAt100HzAsInspectSaysIt() throws {
+        let walk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("recordings/walk.csv").path
+        let (samples, events) = try replayAll(walk)
+        #expect(samples.count == 6000)
+        #expect(events.notices.contains("replayed 6000 samples; sample rate from the timestamps ≈ 100 Hz"), "\(events.notices)")
+    }
+
+    @Test func jitterAroundTheRateDoesNotMoveIt() throws {
+        // 50 Hz with ±2 ms of alternating jitter, and one 0.5 s gap.
+        var rows = ["t,x,y,z"]
+        var t = 0.0
+        for i in 0..<200 {
+            rows.append("\(t),0,0,1")
+            t += 0.02 + (i % 2 == 0 ? 0.002 : -0.002) + (i == 100 ? 0.5 : 0)
+        }
+        let (_, events) = try replayAll(recording("jitter.csv", rows.joined(separator: "\n") + "\n"))
+        #expect(events.notices.contains { $0.hasSuffix("sample rate from the timestamps ≈ 50 Hz") }, "\(events.notices)")
+    }
+}

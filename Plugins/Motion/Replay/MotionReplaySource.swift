@@ -110,6 +110,9 @@ public final class MotionReplaySource: SourcePlugin {
     private var lastRelative = 0.0
     private var loopOffset = 0.0
     private var period = 0.0
+    /// The first intervals between samples, for the rate the log and manifest state: as
+    /// `daq inspect` does, from many intervals, where one carries its jitter (97.66 Hz for 100 Hz).
+    private var intervals: [Double] = []
     private var badRows = 0
     private var pendingFailure: (any Error)?
     private var backwards = 0
@@ -241,8 +244,9 @@ public final class MotionReplaySource: SourcePlugin {
                     if backwards <= Self.reportLimit {
                         context.warn("\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
                     }
-                } else if emitted < 64 || period == 0 {
-                    period = time - last
+                } else {
+                    if emitted < 64 || period == 0 { period = time - last }
+                    if intervals.count < 1024 { intervals.append(time - last) }
                 }
             }
             if lastTime == nil || time > lastTime! { lastTime = time }
@@ -317,9 +321,21 @@ public final class MotionReplaySource: SourcePlugin {
             if badRows > Self.reportLimit { context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)") }
             if backwards > Self.reportLimit { context.warn("\(backwards) timestamps went back in all") }
             if let info = reader.info { report(info, context: context) }
-            if period > 0 { context.notice("replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((1 / period * 100).rounded() / 100)) Hz") }
+            if let rate = measuredRate {
+                context.notice("replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((rate * 100).rounded() / 100)) Hz")
+            }
         }
         return status
+    }
+
+    /// Samples per second from the mean of the first intervals, leaving out gaps (over twice the
+    /// median): jitter averages out, and a pause in the recording does not count as a slow rate.
+    private var measuredRate: Double? {
+        guard !intervals.isEmpty else { return nil }
+        let median = intervals.sorted()[intervals.count / 2]
+        let typical = intervals.filter { $0 <= 2 * median }
+        let mean = typical.reduce(0, +) / Double(typical.count)
+        return mean > 0 ? 1 / mean : nil
     }
 
     /// Logs the damage and repairs reading met, and updates the manifest's entry.
@@ -340,7 +356,7 @@ public final class MotionReplaySource: SourcePlugin {
         fields["gaps"] = .array(f.gaps.map { .object(["start": .string(info.date($0.start)), "seconds": .double($0.seconds)]) })
         fields["idleFilled"] = .array(f.filled.map { .object(["start": .string(info.date($0.start)), "end": .string(info.date($0.end))]) })
         if let last = lastTime { fields["end"] = .string(info.date(last + (reader?.timeOffset ?? 0))) }
-        if period > 0 { fields["measuredRate"] = .double((1 / period * 1000).rounded() / 1000) }
+        if let rate = measuredRate { fields["measuredRate"] = .double((rate * 1000).rounded() / 1000) }
         context.recordInput(fields)
         recordingSummary = fields
     }
