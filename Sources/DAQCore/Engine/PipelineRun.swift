@@ -173,7 +173,11 @@ public final class PipelineRun: Sendable {
         guard !clock.isHeld, let deadline = clock.deadline(forUptime: duration) else { return }
         pool.asyncAfter(deadline: deadline) { [weak self] in
             guard let self, !self.clock.isHeld else { return }
-            if self.clock.now() >= duration { self.stop() } else { self.armDurationStop(at: duration) }
+            guard self.clock.now() >= duration else { return self.armDurationStop(at: duration) }
+            // The run ends at `duration` on its clock, not when the timer ran (a millisecond
+            // late on a busy machine): sources close what they hold open at that uptime.
+            self.state.withLock { if $0.stoppedAt == nil { $0.stoppedAt = duration } }
+            self.stop()
         }
     }
 
