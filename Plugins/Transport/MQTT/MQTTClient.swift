@@ -104,7 +104,19 @@ public final class MQTTClient: @unchecked Sendable {
             case .connected(let channel):
                 var buffer = channel.allocator.buffer(capacity: 2)
                 try? MQTTPacket.disconnect.write(to: &buffer)
-                return channel.writeAndFlush(buffer).flatMap { channel.close() }.recover { _ in }.map { left }
+                // Closing a socket with unread input sends RST, and a broker may then lose the
+                // PUBACKs still in its receive queue and send those messages again to the next
+                // session. So: DISCONNECT, close the output only, read (and leave
+                // unacknowledged) whatever still comes, and let the broker close; at most 2 s.
+                return channel.setOption(ChannelOptions.autoRead, value: true)
+                    .flatMap { channel.writeAndFlush(buffer) }
+                    .flatMap { channel.close(mode: .output) }
+                    .flatMap { () -> EventLoopFuture<Void> in
+                        let bound = channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+                        return channel.closeFuture.always { _ in bound.cancel() }
+                    }
+                    .recover { _ in channel.close(promise: nil) }
+                    .map { left }
             default:
                 break
             }
