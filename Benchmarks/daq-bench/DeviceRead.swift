@@ -20,21 +20,7 @@ func gt3xRead(hours: Double, packed: Bool) throws {
     let samples = Double(w.seconds * w.rate)
     print("gt3x-read: \(packed ? "ACTIVITY" : "ACTIVITY2"), \(Int(samples)) samples, \(bytes / 1_000_000) MB zip")
 
-    let yaml = """
-        name: gt3x-read
-        clock: virtual
-        sources: {rec: {type: motion.replay, path: "\(path)"}}
-        sinks: {out: {type: "null", inputs: [rec]}}
-        """
-    let registry = try PluginRegistry(BuiltinPlugins.all)
-    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "gt3x-read")
-    let started = DispatchTime.now().uptimeNanoseconds
-    let run = try PipelineRun(spec: spec)
-    try run.start()
-    let result = run.wait()
-    let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
-    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+    let ours = try replayToNull(path, samples: samples)
 
     try comparePeers(
         [
@@ -58,21 +44,7 @@ func cwaRead(hours: Double, packed: Bool) throws {
     let samples = Double(w.sampleCount)
     print("cwa-read: AX3 \(packed ? "packed" : "unpacked"), \(w.sampleCount) samples, \(bytes / 1_000_000) MB")
 
-    let yaml = """
-        name: cwa-read
-        clock: virtual
-        sources: {rec: {type: motion.replay, path: "\(path)"}}
-        sinks: {out: {type: "null", inputs: [rec]}}
-        """
-    let registry = try PluginRegistry(BuiltinPlugins.all)
-    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "cwa-read")
-    let started = DispatchTime.now().uptimeNanoseconds
-    let run = try PipelineRun(spec: spec)
-    try run.start()
-    let result = run.wait()
-    let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
-    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+    let ours = try replayToNull(path, samples: samples)
 
     try comparePeers(
         [
@@ -96,21 +68,7 @@ func geneactivRead(hours: Double) throws {
     let samples = Double(pages * 300)
     print("geneactiv-read: \(Int(samples)) samples, \(bytes / 1_000_000) MB")
 
-    let yaml = """
-        name: geneactiv-read
-        clock: virtual
-        sources: {rec: {type: motion.replay, path: "\(path)"}}
-        sinks: {out: {type: "null", inputs: [rec]}}
-        """
-    let registry = try PluginRegistry(BuiltinPlugins.all)
-    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "geneactiv-read")
-    let started = DispatchTime.now().uptimeNanoseconds
-    let run = try PipelineRun(spec: spec)
-    try run.start()
-    let result = run.wait()
-    let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-    guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
-    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+    let ours = try replayToNull(path, samples: samples)
 
     try comparePeers(
         [
@@ -160,4 +118,25 @@ func comparePeers(_ peers: [(String, String)], path: String, samples: Double, ou
         }
         print("\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))")
     }
+}
+
+/// Reads `path` with motion.replay into a null sink on the virtual clock, prints the rate and
+/// this process's peak RSS, and returns the seconds it took.
+func replayToNull(_ path: String, samples: Double) throws -> Double {
+    let yaml = """
+        name: device-read
+        clock: virtual
+        sources: {rec: {type: motion.replay, path: "\(path)"}}
+        sinks: {out: {type: "null", inputs: [rec]}}
+        """
+    let registry = try PluginRegistry(BuiltinPlugins.all)
+    let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "device-read")
+    let started = DispatchTime.now().uptimeNanoseconds
+    let run = try PipelineRun(spec: spec)
+    try run.start()
+    let result = run.wait()
+    let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
+    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+    return ours
 }

@@ -100,18 +100,7 @@ enum CWATimestamp {
         let year = Int(v >> 26) + 2000, month = Int(v >> 22 & 0x0F), day = Int(v >> 17 & 0x1F)
         let hour = Int(v >> 12 & 0x1F), minute = Int(v >> 6 & 0x3F), second = Int(v & 0x3F)
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
-        return Int64(daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm), so no
-    /// calendar object is needed per sector.
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        return Int64(LocalDateTime.daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
     }
 
     /// Hz of a rate code: 3200 / 2^(15 − the low nibble).

@@ -54,7 +54,7 @@ public struct LocalDateFormat: Sendable {
     }
 
     /// Year, month and day of a count of days since 1970-01-01 (proleptic Gregorian).
-    static func civil(_ days: Int64) -> (Int64, Int64, Int64) {
+    public static func civil(_ days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

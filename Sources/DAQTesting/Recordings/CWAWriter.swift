@@ -201,16 +201,7 @@ public struct CWAWriter: Sendable {
     /// A local time (seconds since 1970 read as UTC) packed as `YYYYYYMM MMDDDDDh hhhhmmmm mmssssss`.
     public static func pack(_ seconds: Int64) -> UInt32 {
         let days = Int(seconds / 86_400), rest = Int(seconds % 86_400)
-        // Civil from days (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = TestFormat.civil(days)
         return UInt32(y - 2000) << 26 | UInt32(m) << 22 | UInt32(d) << 17 | UInt32(rest / 3600) << 12
             | UInt32(rest / 60 % 60) << 6 | UInt32(rest % 60)
     }

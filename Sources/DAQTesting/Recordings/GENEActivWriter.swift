@@ -1,4 +1,5 @@
 import Foundation
+import DAQCore
 
 /// Writes GENEActiv `.bin` files as the GENEActiv PC software extracts them — a 59-line text
 /// header with calibration, then pages of 300 hex-encoded samples — streamed, so a week-long
@@ -203,16 +204,9 @@ enum TestFormat {
     /// `100` for whole numbers, else the shortest decimal.
     static func short(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
 
-    /// Year, month and day of a day number since 1970-01-01 (Howard Hinnant's algorithm).
+    /// Year, month and day of a day number since 1970-01-01.
     static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        let (y, m, d) = LocalDateFormat.civil(Int64(days))
+        return (Int(y), Int(m), Int(d))
     }
 }
