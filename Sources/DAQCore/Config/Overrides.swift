@@ -23,11 +23,13 @@ struct Overrides {
             throw ConfigError([Diagnostic(file: "--set", message: "empty key in '\(text)'")])
         }
         let raw = String(text[text.index(after: eq)...])
-        let node: Node
-        do {
-            node = try Yams.compose(yaml: raw) ?? Node("", Tag(.null))
-        } catch {
-            node = Node(raw)
+        // A value that is not YAML is meant as the text itself.
+        var node = Node(raw)
+        if let parser = try? Parser(yaml: raw), let composed = try? parser.singleRoot() ?? Node("", Tag(.null)) {
+            node = composed
+            // Nodes hold their anchors weakly; the parser owns them, and the budget needs them.
+            try AliasBudget.check(node, file: "--set")
+            withExtendedLifetime(parser) {}
         }
         return Entry(path: path, value: stripMarks(node), text: text)
     }

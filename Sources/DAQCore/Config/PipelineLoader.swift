@@ -37,18 +37,10 @@ public struct PipelineLoader: Sendable {
     /// - Throws: ``ConfigError`` with every diagnostic when the text has errors.
     public func load(text: String, file: String) throws(ConfigError) -> PipelineSpec {
         var v = Validation(file: file, registry: registry)
-        let root: Node
-        do {
-            guard let composed = try Yams.compose(yaml: text) else {
-                throw ConfigError([
-                    Diagnostic(file: file, message: "empty file; expected a mapping with 'sources' and 'sinks'")
-                ])
-            }
-            root = composed
-        } catch let error as ConfigError {
-            throw error
-        } catch {
-            throw ConfigError(YAMLErrorDiagnostics.diagnostics(for: error, file: file, text: text))
+        guard let root = try YAMLFile.document(text: text, file: file) else {
+            throw ConfigError([
+                Diagnostic(file: file, message: "empty file; expected a mapping with 'sources' and 'sinks'")
+            ])
         }
         guard case .mapping = root else {
             throw ConfigError([

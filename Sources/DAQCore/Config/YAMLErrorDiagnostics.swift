@@ -2,6 +2,9 @@ import Yams
 
 /// Turns Yams' errors into compiler-style diagnostics.
 enum YAMLErrorDiagnostics {
+    /// libyaml's default limit (`yaml_set_max_nest_level`), which Yams keeps.
+    static let maxNesting = 1000
+
     static func diagnostics(for error: any Error, file: String, text: String) -> [Diagnostic] {
         guard let yaml = error as? YamlError else {
             return [Diagnostic(file: file, message: "cannot parse YAML: \(error)")]
@@ -11,7 +14,12 @@ enum YAMLErrorDiagnostics {
             .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             var message = "YAML syntax: \(problem)"
-            if let context { message += " (\(context.text) at line \(context.mark.line))" }
+            if problem.hasPrefix("Maximum nesting level reached") {
+                // libyaml's text names its C setter; the user needs the limit and where it was hit.
+                message = "nested too deep: YAML files may nest lists and mappings at most \(maxNesting) levels"
+            } else if let context {
+                message += " (\(context.text) at line \(context.mark.line))"
+            }
             return [Diagnostic(file: file, line: mark.line, column: mark.column, message: message)]
         case .reader(let problem, let offset, _, _):
             return [Diagnostic(file: file, message: "cannot read YAML: \(problem) at byte \(offset ?? 0)")]

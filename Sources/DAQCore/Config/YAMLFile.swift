@@ -13,13 +13,26 @@ public enum YAMLFile {
 
     /// The document in `text`; `file` names it in diagnostics.
     public static func compose(text: String, file: String) throws(ConfigError) -> Node {
+        guard let node = try document(text: text, file: file) else {
+            throw ConfigError([Diagnostic(file: file, message: "empty file")])
+        }
+        return node
+    }
+
+    /// The document in `text`, or `nil` when it has none; its aliases are held to
+    /// ``AliasBudget`` before anything walks the tree.
+    static func document(text: String, file: String) throws(ConfigError) -> Node? {
+        let parser: Parser
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            parser = try Parser(yaml: text)
+            node = try parser.singleRoot()
         } catch {
             throw ConfigError(YAMLErrorDiagnostics.diagnostics(for: error, file: file, text: text))
         }
-        guard let node else { throw ConfigError([Diagnostic(file: file, message: "empty file")]) }
+        // Nodes hold their anchors weakly; the parser owns them, and the budget needs them.
+        defer { withExtendedLifetime(parser) {} }
+        if let node { try AliasBudget.check(node, file: file) }
         return node
     }
 }
