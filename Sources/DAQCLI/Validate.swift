@@ -5,36 +5,67 @@ import Foundation
 extension DAQCommand {
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check pipeline files without running them.",
+            abstract: "Check pipeline files (and config tests) without running them.",
             discussion: """
                 Reports every problem in every file as FILE:LINE:COLUMN: error: KEY.PATH: message, \
                 warnings too (a source nobody reads, a component with no path to a sink). \
-                Exits 0 only when every file is valid; 2 otherwise.
+                A config test (*.daqtest.yaml) is checked as `daq test` reads it, with the pipeline \
+                it names. An environment variable the file needs and nobody set is a note, not an \
+                error: the file is not wrong, the run needs it (--strict makes it an error). \
+                Exits 0 only when every file is valid; 2 otherwise. So \
+                `daq validate pipelines/*.yaml` checks a whole folder.
                 """)
 
-        @Argument(help: "Pipeline files.", completion: .file(extensions: ["yaml", "yml"]))
+        @Argument(help: "Pipeline files and config-test files.", completion: .file(extensions: ["yaml", "yml"]))
         var files: [String]
 
         @Option(name: .customLong("set"), help: "Override a key before validating: --set sinks.log.directory=out.")
         var overrides: [String] = []
 
+        @Flag(help: "Treat an unset ${VAR} without a default as an error, as a run does.")
+        var strict = false
+
         @Flag(help: "Print nothing for valid files.")
         var quiet = false
 
         func run() throws {
-            let loader = PipelineLoader(registry: PluginSet.current, overrides: overrides)
+            var loader = PipelineLoader(registry: PluginSet.current, overrides: overrides)
+            loader.unsetVariables = strict ? .error : .note
             var failed = false
             for file in files {
                 do {
-                    let spec = try loader.load(file: file)
-                    for w in spec.warnings { printError(w.description) }
-                    if !quiet { print("\(file): ok (\(spec.components.count) components)") }
+                    let summary =
+                        TestDiscovery.suffixes.contains(where: file.hasSuffix)
+                        ? try validateTest(file) : try validatePipeline(file, loader: loader)
+                    if !quiet { print("\(file): ok (\(summary))") }
                 } catch {
                     failed = true
                     for d in error.diagnostics { printError(d.description) }
                 }
             }
             if failed { throw ExitStatus.invalidConfiguration }
+        }
+
+        private func validatePipeline(_ file: String, loader: PipelineLoader) throws(ConfigError) -> String {
+            let spec = try loader.load(file: file)
+            for w in spec.warnings { printError(w.description) }
+            let unset = spec.warnings.filter { $0.severity == .note }.count
+            // Components whose values wait for a variable are not built, so they are not counted.
+            guard unset == 0 else { return "\(unset) environment variable\(unset == 1 ? "" : "s") to set before a run" }
+            return "\(spec.components.count) components"
+        }
+
+        private func validateTest(_ file: String) throws(ConfigError) -> String {
+            if !overrides.isEmpty {
+                printError("\(file): note: --set does not apply to a config test; it carries its own 'set:'")
+            }
+            let test = try TestFileParser.parse(path: file, registry: PluginSet.current)
+            let cases = "\(test.cases.count) case\(test.cases.count == 1 ? "" : "s")"
+            if !test.unmet.isEmpty {
+                printError("\(file): note: requires \(test.unmet.joined(separator: ", ")), not set: its pipeline and cases were not checked")
+                return "config test, \(cases)"
+            }
+            return "config test of \(test.pipeline), \(cases)"
         }
     }
 }

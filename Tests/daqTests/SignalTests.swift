@@ -13,13 +13,16 @@ enum DAQBinary {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs `daq` to completion; returns exit status, stdout and stderr.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs `daq` to completion; returns exit status, stdout and stderr. `unset` names variables
+    /// of this process's environment that `daq` must not see.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], unset: [String] = []
+    ) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = url
         p.arguments = arguments
         p.currentDirectoryURL = repository
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter { !unset.contains($0.key) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -5,6 +5,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public enum Severity: String, Sendable, Hashable {
         case error
         case warning
+        /// Something the user must supply before a run, which does not make the file wrong
+        /// (an unset `${VAR}` when only validating).
+        case note
     }
 
     /// The file, as the user named it.

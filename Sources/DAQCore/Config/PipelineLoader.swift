@@ -13,6 +13,9 @@ public struct PipelineLoader: Sendable {
     public var environment: [String: String]
     /// `key.path=value` overrides, applied after substitution.
     public var overrides: [String]
+    /// How an unset `${VAR}` without a default is reported: an error before a run, a note when
+    /// only validating (the variable is the user's to set, the file is not wrong).
+    public var unsetVariables: Diagnostic.Severity = .error
 
     static let topLevelKeys = ["name", "clock", "speed", "steps", "metrics", "sources", "transforms", "sinks"]
 
@@ -52,9 +55,13 @@ public struct PipelineLoader: Sendable {
         var unset: [EnvironmentSubstitution.Unset] = []
         var tree = EnvironmentSubstitution(environment: environment).apply(root, unset: &unset)
         for u in unset {
-            v.error(
-                line: u.mark?.line, column: u.mark.map { $0.column + u.offset }, path: u.path,
-                "environment variable '\(u.name)' is not set and has no default (write ${\(u.name):-default})")
+            let advice =
+                unsetVariables == .error
+                ? " (write ${\(u.name):-default})" : "; set it before a run (or write ${\(u.name):-default})"
+            v.diagnostics.append(
+                Diagnostic(
+                    file: file, line: u.mark?.line, column: u.mark.map { $0.column + u.offset }, severity: unsetVariables,
+                    path: u.path, message: "environment variable '\(u.name)' is not set and has no default\(advice)"))
         }
         let unsetScalars = Set(unset.compactMap { u in u.mark.map { "\($0.line):\($0.column)" } })
         for text in overrides {
