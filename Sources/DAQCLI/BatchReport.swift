@@ -55,7 +55,7 @@ final class ProgressBar {
                 eta = String(format: "%d:%02d", left / 60, left % 60)
             }
             let line = "[\(bar)] \(done)/\(total) files · \(RunSummary.rate(rate)) samples/s · ETA \(eta)"
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            StandardError.status(line)
         }
         t.activate()
         timer = t
@@ -64,6 +64,6 @@ final class ProgressBar {
     func stop() {
         guard let timer else { return }
         queue.sync { timer.cancel() }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.clearStatus()
     }
 }

@@ -73,9 +73,9 @@ enum ExitStatus {
 
 import Foundation
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, clear of the live status line.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardError.line(line)
 }
 
 /// Writes generated text (a schema, a reference) to standard output, or atomically to `path`

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQStandard
 import Dispatch
 import Foundation
 import Logging
@@ -13,7 +14,8 @@ extension DAQCommand {
                 sinks flush and close, and daq exits 0 with a summary. A second one cancels at once \
                 (exit 130). A run whose sources are all finite ends by itself once everything has drained.
 
-                On a terminal a status line shows samples/s per stage; --events jsonl writes every \
+                On a terminal a status line shows samples/s per stage (not when a console sink prints \
+                to the same terminal); notes and warnings are written above it. --events jsonl writes every \
                 event (state changes, step changes, sent/delivered/failed, drops) as a JSON line to \
                 standard error.
 
@@ -138,7 +140,8 @@ extension DAQCommand {
                 : nil
             defer { keys?.restore() }
             let signals = SignalHandler(run: run)
-            let statusLine = StatusLine(run: run, enabled: status.enabled)
+            let printsToStdout = spec.components.contains { $0.plugin.typeName == ConsoleSink.typeName }
+            let statusLine = StatusLine(run: run, enabled: status.enabled(samplesOnStdout: printsToStdout))
             let result = run.wait()
             statusLine.stop()
             signals.restore()
@@ -158,9 +161,14 @@ extension DAQCommand {
     enum StatusMode: String, ExpressibleByArgument, CaseIterable {
         case auto, always, never
 
-        var enabled: Bool {
+        /// Whether to draw, for a command that prints nothing else on standard output.
+        var enabled: Bool { enabled(samplesOnStdout: false) }
+
+        /// `auto` draws on a terminal, unless a console sink prints samples to the same terminal:
+        /// its lines and the redrawn status would overwrite each other.
+        func enabled(samplesOnStdout: Bool) -> Bool {
             switch self {
-            case .auto: return isatty(STDERR_FILENO) == 1
+            case .auto: return isatty(STDERR_FILENO) == 1 && !(samplesOnStdout && isatty(STDOUT_FILENO) == 1)
             case .always: return true
             case .never: return false
             }

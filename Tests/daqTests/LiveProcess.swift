@@ -5,15 +5,17 @@ import Foundation
 final class LiveProcess: @unchecked Sendable {
     let process = Process()
     let input = Pipe()
+    private let errPipe = Pipe()
     private let condition = NSCondition()
     private var lines: [String] = []
     private var outLines: [String] = []
+    private var errBytes = Data()
 
     init(_ arguments: [String]) throws {
         process.executableURL = DAQBinary.url
         process.arguments = arguments
         process.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = errPipe
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err
@@ -26,6 +28,12 @@ final class LiveProcess: @unchecked Sendable {
         Thread { [self] in
             var pending = Data()
             while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+                if pipe === errPipe {
+                    condition.lock()
+                    errBytes.append(chunk)
+                    condition.broadcast()
+                    condition.unlock()
+                }
                 pending.append(chunk)
                 while let nl = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
@@ -46,6 +54,19 @@ final class LiveProcess: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if let l = lines.first(where: match) { return l }
+            if !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Waits at most `timeout` seconds until stderr's bytes so far, as text, satisfy `match`
+    /// (a status line, redrawn in place, has no newline to wait for).
+    func rawStderr(timeout: Double = 30, _ match: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let text = String(decoding: errBytes, as: UTF8.self)
+            if match(text) { return text }
             if !condition.wait(until: deadline) { return nil }
         }
     }

@@ -14,7 +14,8 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// A swift-log handler writing `daq`'s lines to standard error in either format.
 ///
-/// One `write` per line, so lines from several threads never interleave mid-line.
+/// One `write` per line, so lines from several threads never interleave mid-line, and never
+/// run into the live status line (``StandardError``).
 struct DAQLogHandler: LogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
@@ -38,7 +39,7 @@ struct DAQLogHandler: LogHandler {
         case .text: line = Self.text(level: event.level, message: "\(event.message)", metadata: all)
         case .json: line = Self.json(level: event.level, message: "\(event.message)", metadata: all)
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.line(line)
     }
 
     /// The words `daq` has always printed: `error`, `warning`, `note`.

@@ -31,7 +31,7 @@ final class StatusLine {
             }
             lastTime = now
             let line = String(format: "%.1f", now) + "s  " + parts.joined(separator: " · ")
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            StandardError.status(line)
         }
         t.activate()
         timer = t
@@ -41,6 +41,6 @@ final class StatusLine {
     func stop() {
         guard let timer else { return }
         queue.sync { timer.cancel() }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.clearStatus()
     }
 }
