@@ -78,7 +78,7 @@ enum LogItemJSON {
         out.append(contentsOf: #"{"uptime":"#.utf8)
         JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
         out.append(contentsOf: #","timestamp":"#.utf8)
-        JSONEncoding.appendDouble(batch.timestamps[row] - t0, to: &out)
+        JSONEncoding.appendDouble(TimeDifference.between(batch.timestamps[row], t0), to: &out)
         out.append(contentsOf: #","stepPath":"#.utf8)
         JSONEncoding.appendString(batch.stepPaths[row], to: &out)
         if dates != nil {
@@ -141,7 +141,7 @@ enum LogItemCSV {
     ) {
         JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
         out.append(UInt8(ascii: ","))
-        JSONEncoding.appendDouble(batch.timestamps[row] - t0, to: &out)
+        JSONEncoding.appendDouble(TimeDifference.between(batch.timestamps[row], t0), to: &out)
         out.append(UInt8(ascii: ","))
         appendCell(batch.stepPaths[row], to: &out)
         out.append(UInt8(ascii: ","))
