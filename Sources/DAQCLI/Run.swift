@@ -71,7 +71,13 @@ extension DAQCommand {
 
         @Flag(help: ArgumentHelp(
             "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
-            discussion: "Changed transforms are replaced between two batches, keeping every buffer; other changes need a restart and are refused with the reason. An invalid file is reported and the running configuration stays."))
+            discussion: """
+                Unchanged components keep running. A transform whose settings alone changed is replaced \
+                between two batches, keeping its buffer; any other changed component drains, stops and \
+                starts again (a source from its beginning); added components start, removed ones drain. \
+                A changed clock, steps, name or metrics section is refused with the reason, and so is \
+                an invalid file: the running configuration stays. No sample is lost.
+                """))
         var watch = false
 
         func validate() throws {
@@ -120,6 +126,15 @@ extension DAQCommand {
             } catch {
                 printError("daq: cannot start \(file): \(error)")
                 throw ExitStatus.runtimeFailure
+            }
+            if trigger != nil || cancelKey != nil, !run.listensForCommands {
+                run.cancel()
+                _ = run.wait()
+                printError(
+                    "daq: --trigger and --cancel-key need a component that takes triggers, and \(file) has none: "
+                        + "a live scanner (barcode.serial, barcode.hid, or barcode.replay of standard input) in "
+                        + "session mode: triggered; barcode.replay of a scan log reads its triggers from the log")
+                throw ExitStatus.invalidConfiguration
             }
             let reloader = Reloader(file: file, overrides: overrides, run: run, logger: logger)
             reloader.start(watch: watch)

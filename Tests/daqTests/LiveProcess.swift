@@ -11,9 +11,10 @@ final class LiveProcess: @unchecked Sendable {
     private var outLines: [String] = []
     private var errBytes = Data()
 
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = DAQBinary.url
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = DAQBinary.repository
         let out = Pipe(), err = errPipe
         process.standardInput = input

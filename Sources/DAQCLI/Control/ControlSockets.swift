@@ -66,6 +66,20 @@ enum ControlSockets {
         return entries
     }
 
+    /// Splits `daq tap`'s `[RUN] [GLOB]`: two arguments are both; a lone one is the run when
+    /// it names one (a path, or a live run's name or pid), else the pattern of the only run.
+    static func runAndPattern(_ arguments: [String]) -> (run: String?, pattern: String) {
+        switch arguments.count {
+        case 0: return (nil, "*")
+        case 1:
+            let lone = arguments[0]
+            let namesRun =
+                FileManager.default.fileExists(atPath: lone) || live().contains { $0.pipeline == lone || "\($0.pid)" == lone }
+            return namesRun ? (lone, "*") : (nil, lone)
+        default: return (arguments[0], arguments[1])
+        }
+    }
+
     /// Resolves RUN: a socket path, a run directory holding `control.sock`, a process id, or
     /// a pipeline name; `nil` means "the only run there is".
     static func resolve(_ run: String?) throws -> String {

@@ -5,11 +5,13 @@ extension DAQCommand {
     struct Control: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "control",
-            abstract: "Send a command to a running pipeline: pause, resume, stop, step PATH.",
+            abstract: "Send a command to a running pipeline: pause, resume, stop, reload, step PATH.",
             discussion: """
                 pause holds the sources (buffers drain, nothing is lost), resume goes on, stop \
-                ends the run gracefully as Ctrl-C does, and step PATH makes PATH the run's step \
-                from now on, written as a marker by every logger.
+                ends the run gracefully as Ctrl-C does, reload applies the pipeline file again as \
+                SIGHUP does (see 'daq run --help', --watch: changed components restart, nothing \
+                is lost), and step PATH makes PATH the run's step from now on, written as a marker \
+                by every logger.
 
                 RUN is the pipeline's name, its process id, a run directory or a socket path.
                 """)
@@ -17,7 +19,7 @@ extension DAQCommand {
         @Argument(help: ArgumentHelp("The run: pipeline name, pid, run directory or socket path.", valueName: "run"))
         var runID: String
 
-        @Argument(help: "pause, resume, stop, or step followed by the step path.")
+        @Argument(help: "pause, resume, stop, reload, or step followed by the step path.")
         var command: [String]
 
         func validate() throws {

@@ -13,14 +13,16 @@ extension DAQCommand {
                 stderr. Ends when the run ends, after --count samples, or on Ctrl-C.
 
                 RUN is the pipeline's name, its process id, a run directory or a socket path; \
-                it may be left out when only one pipeline is running.
+                it may be left out when only one pipeline is running: `daq tap 'motion.*'` then \
+                taps that run. A lone argument that names a running pipeline is the run.
                 """)
 
-        @Argument(help: ArgumentHelp("The run: pipeline name, pid, run directory or socket path.", valueName: "run"))
-        var runID: String
-
-        @Argument(help: "Components to tap: a name or a glob pattern (quote it).")
-        var components: String = "*"
+        @Argument(
+            help: ArgumentHelp(
+                "[RUN] [GLOB]: the run (pipeline name, pid, run directory or socket path), then the "
+                    + "components to tap, a name or a glob pattern (quote it; default '*').",
+                valueName: "run-and-components"))
+        var targets: [String] = []
 
         @Option(help: "Samples per second printed at most; the rest are skipped and counted.")
         var maxRate: Int = 1000
@@ -29,11 +31,13 @@ extension DAQCommand {
         var count: Int?
 
         func validate() throws {
+            if targets.count > 2 { throw ValidationError("expected at most RUN and GLOB, found \(targets.count) arguments") }
             if maxRate < 1 { throw ValidationError("--max-rate must be at least 1") }
             if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         }
 
         func run() throws {
+            let (runID, components) = ControlSockets.runAndPattern(targets)
             let client: ControlClient
             do {
                 client = try ControlClient(run: runID)

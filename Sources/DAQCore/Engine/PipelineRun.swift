@@ -225,6 +225,12 @@ public final class PipelineRun: Sendable {
         for s in stages where command.target == nil || command.target == s.name { s.control(command) }
     }
 
+    /// Whether any started stage listens for commands (``StageContext/onControl(_:)``): a run
+    /// with none cannot act on `daq run --trigger`, and says so rather than ignore the key.
+    public var listensForCommands: Bool {
+        stages.contains { !$0.controlHandlers.withLock(\.isEmpty) }
+    }
+
     /// The newest instance of component `name` (during a reload the one replacing the old).
     func stage(named name: String) -> StageRuntime? {
         stages.last { $0.name == name }
