@@ -48,8 +48,7 @@ enum ExecProtocol {
         do {
             value = try JSONParser.parse(line)
         } catch {
-            let text = String(decoding: line.prefix(80), as: UTF8.self)
-            throw BadLine(description: "not JSON (\(error)): \(text)\(line.count > 80 ? "…" : "")")
+            throw BadLine(description: "not JSON (\(error)): \(PrintableText.escaped(line))")
         }
         guard case .object(let object) = value else { throw BadLine(description: "expected a JSON object, found \(value.typeName)") }
         if let control = object["daq"] {

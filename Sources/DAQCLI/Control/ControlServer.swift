@@ -101,7 +101,7 @@ final class ControlServer: @unchecked Sendable {
             case "reload":
                 reply(client, reload()) {}
             default:
-                reply(client, "unknown command '\(verb)'; expected stats, tap, pause, resume, stop, step or reload") {}
+                reply(client, "unknown command '\(PrintableText.escaped(verb))'; expected stats, tap, pause, resume, stop, step or reload") {}
             }
         }
     }

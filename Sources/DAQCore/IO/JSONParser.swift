@@ -194,7 +194,7 @@ public struct JSONParser {
                 break
             }
         }
-        guard i > start else { throw error("unexpected character '\(Character(Unicode.Scalar(bytes[i])))'") }
+        guard i > start else { throw error("unexpected \(PrintableText.byte(bytes[i]))") }
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<i])
         if isInteger, let n = NumberParsing.int64(slice) { return .int(n) }
         guard let d = NumberParsing.double(slice) else { throw SyntaxError(offset: start, message: "invalid number") }
