@@ -12,6 +12,8 @@ command -v gzip >/dev/null 2>&1 || need+=(gzip)
 # The schema tests validate every shipped pipeline with the reference Python validator.
 python3 -c 'import jsonschema' >/dev/null 2>&1 || need+=(python3-jsonschema)
 python3 -c 'import yaml' >/dev/null 2>&1 || need+=(python3-yaml)
+# The plot tests render `daq inspect --plot` SVGs with librsvg, a renderer we did not write.
+command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update
