@@ -47,9 +47,11 @@ extension DAQCommand {
         @Option(help: "The most samples a source reads per batch.")
         var batchSize: Int = 1024
 
-        @Option(help: ArgumentHelp(
-            "A key that sends 'trigger' to triggered scanners (a character, space or enter).",
-            discussion: "Keys are read from the terminal on standard input; a stdin source cannot be used with it."))
+        @Option(
+            help: ArgumentHelp(
+                "A key that sends 'trigger' to triggered scanners (a character, space or enter).",
+                discussion: "Keys are read from the terminal on standard input; a stdin source cannot be used with it.")
+        )
         var trigger: String?
 
         @Option(help: "A key that sends 'cancel' to triggered scanners.")
@@ -67,9 +69,12 @@ extension DAQCommand {
         @Flag(help: "Open no control socket ('daq tap', 'daq top' and 'daq control' attach to it).")
         var noControl = false
 
-        @Flag(help: ArgumentHelp(
-            "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
-            discussion: "Changed transforms are replaced between two batches, keeping every buffer; other changes need a restart and are refused with the reason. An invalid file is reported and the running configuration stays."))
+        @Flag(
+            help: ArgumentHelp(
+                "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
+                discussion:
+                    "Changed transforms are replaced between two batches, keeping every buffer; other changes need a restart and are refused with the reason. An invalid file is reported and the running configuration stays."
+            ))
         var watch = false
 
         func validate() throws {
@@ -95,7 +100,8 @@ extension DAQCommand {
                 throw ExitStatus.invalidConfiguration
             }
             for w in spec.warnings { printError(w.description) }
-            let format = logFormat, level = logLevel
+            let format = logFormat
+            let level = logLevel
             LoggingSystem.bootstrap { _ in DAQLogHandler(format: format, level: level) }
             let logger = Logger(label: "daq")
             let endpoint: MetricsEndpoint?
@@ -133,8 +139,10 @@ extension DAQCommand {
                 }
             }
             defer { control?.stop() }
-            let keys = trigger != nil || cancelKey != nil
-                ? KeyTriggers(run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
+            let keys =
+                trigger != nil || cancelKey != nil
+                ? KeyTriggers(
+                    run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
                 : nil
             defer { keys?.restore() }
             let signals = SignalHandler(run: run)
@@ -144,7 +152,7 @@ extension DAQCommand {
             signals.restore()
             if !quiet { printError(RunSummary.text(result, pipeline: spec.name)) }
             switch result.state {
-            case .finished: return
+            case .finished where result.recordProblems.isEmpty: return
             case .cancelled: throw ExitStatus.cancelled
             default: throw ExitStatus.runtimeFailure
             }

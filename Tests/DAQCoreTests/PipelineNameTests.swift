@@ -41,4 +41,18 @@ struct PipelineNameTests {
         let spec = try V.loader().load(text: V.minimal, file: "/tmp/..yaml")
         #expect(spec.name == "pipeline")
     }
+
+    /// An embedding program can build a spec without the loader: the recorder refuses the name
+    /// too, and makes no directory.
+    @Test func theRecorderRefusesAPathAsName() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("daq-name-\(UUID().uuidString)").path
+        var spec = try V.load(V.minimal)
+        spec.name = "../escaped"
+        let run = try PipelineRun(spec: spec)
+        #expect { try run.recorder.directory(under: base + "/out") } throws: { error in
+            "\(error)".contains("the pipeline name '../escaped' contains '/'")
+        }
+        #expect(!FileManager.default.fileExists(atPath: base + "/escaped"))
+        #expect(!FileManager.default.fileExists(atPath: base + "/out"))
+    }
 }
