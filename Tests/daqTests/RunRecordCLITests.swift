@@ -134,6 +134,37 @@ struct RunRecordCLITests {
         #expect(stderr.contains("full: failed"), "\(stderr)")
     }
 
+    /// No file may grow at all: the first manifest cannot be written, so the run does not
+    /// start, says why, and leaves no directory (nor a 0-byte `manifest.json.tmp`).
+    @Test func aRunWhoseRecordCannotBeWrittenDoesNotStart() throws {
+        let dir = try Self.temp("norecord")
+        let out = dir.appendingPathComponent("out")
+        let pipeline = dir.appendingPathComponent("norecord.yaml")
+        try """
+        name: norecord
+        clock: virtual
+        sources:
+          gen: {type: generator, count: 10}
+        sinks:
+          log: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = [
+            "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path, "--status",
+            "never",
+        ]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("cannot start the run record") && stderr.contains("File too large"), "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
     /// `--set name=../../ESCAPED` is refused before anything is written.
     @Test func aPipelineNameIsNotAPath() throws {
         let dir = try Self.temp("name")
