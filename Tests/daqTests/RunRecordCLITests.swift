@@ -58,6 +58,8 @@ struct RunRecordCLITests {
         let run = try Self.onlyEntry(out)
         let live = try DAQBinary.run(["inspect", run])
         #expect(live.status == 0 && live.out.contains(": running"), "\(live)")
+        let notYet = try DAQBinary.run(["repair", run])
+        #expect(notYet.status == 1 && notYet.err.contains("still writing this run; left as it is"), "\(notYet)")
 
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
