@@ -31,8 +31,15 @@ struct BatchInterruptTests {
             "--progress", "never",
         ])
 
-        // Opening the FIFO to write returns once the run of a.jsonl has opened it to read.
+        // Opening the FIFO to write returns once the run of a.jsonl has opened it to read. A
+        // batch that never opens it must fail the test, not hang it: after a minute a reader
+        // of our own lets the open return, and the checks below fail.
+        let opened = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if opened.wait(timeout: .now() + 60) == .timedOut { _ = open(fifo, O_RDONLY | O_NONBLOCK) }
+        }
         let writer = open(fifo, O_WRONLY)
+        opened.signal()
         try #require(writer >= 0)
         _ = rows.withCString { write(writer, $0, strlen($0)) }
         let runs = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("a").path)
