@@ -109,6 +109,7 @@ struct RunRecordTests {
             to: URL(fileURLWithPath: copy + "/accel.jsonl"))
         let touched = Date(timeIntervalSince1970: 1_800_000_000)
         try FileManager.default.setAttributes([.modificationDate: touched], ofItemAtPath: copy + "/accel.jsonl")
+        FileManager.default.createFile(atPath: copy + "/manifest.json.tmp", contents: Data())
         let killed = try RunRecord(directory: copy)
         #expect(killed.status == .interrupted)
         #expect(killed.summary.contains("interrupted"))
@@ -120,6 +121,7 @@ struct RunRecordTests {
         #expect(m["endDate"] == .string(ISODate.string(1_800_000_000)))
         #expect(m["files"]?.array.first?.object["sha256"]?.stringValue == RunRecorder.sha256(of: copy + "/accel.jsonl"))
         #expect(try RunRecord(directory: copy).status == .ended("interrupted"))
+        #expect(!Self.exists(copy + "/manifest.json.tmp"), "the killed run's temporary manifest is removed")
 
         try run.start()
         #expect(run.wait().state == .finished)

@@ -79,7 +79,8 @@ public struct RunRecord: Sendable {
     }
 
     /// Rewrites the manifest of an interrupted run: status `interrupted`, `endDate` the last
-    /// write to its files (null when it wrote none), the reason, and `files` as they are now.
+    /// write to its files (null when it wrote none), the reason, and `files` as they are now;
+    /// a `manifest.json.tmp` the killed run left is removed.
     /// - Parameter files: the run's files after repair, paths inside ``directory``.
     /// - Throws: ``RecordFile/Failure`` when the manifest cannot be written; the old one stays.
     public func markInterrupted(files: [RunRecorder.OutputFile]) throws(RecordFile.Failure) {
@@ -104,7 +105,10 @@ public struct RunRecord: Sendable {
         var bytes: [UInt8] = []
         JSONEncoding.append(.object(m), to: &bytes)
         bytes.append(0x0A)
-        try RecordFile.write(bytes, to: (directory as NSString).appendingPathComponent("manifest.json"))
+        let target = (directory as NSString).appendingPathComponent("manifest.json")
+        try RecordFile.write(bytes, to: target)
+        // A run killed while it wrote its manifest leaves the temporary file: debris, now.
+        unlink(target + ".tmp")
     }
 
     /// The regular files a run wrote into `directory`: everything but the manifest and what
