@@ -10,9 +10,9 @@ import Foundation
 /// Closes logger files left open by a run that was killed: what `daq repair` does.
 ///
 /// A `logger.json` cut mid-item keeps every complete item, loses the partial tail and gets its
-/// array and object closed; a `logger.jsonl` loses its partial last line. The original is kept
-/// as `FILE.orig` and the repaired file replaces it atomically (a temporary file renamed into
-/// place), so a second crash during repair loses nothing. A complete file is left untouched.
+/// array and object closed; a `logger.jsonl` loses its partial last line, a `logger.csv` its
+/// partial last row. A complete file is left untouched, so repairing twice changes nothing.
+/// How a file is replaced, and where its original goes: ``repairFile(atPath:)``.
 public enum LogRepair {
     /// The kinds of log repair understands.
     public enum Format: String, Sendable {
@@ -20,6 +20,8 @@ public enum LogRepair {
         case json
         /// `logger.jsonl`: one item per line.
         case jsonLines = "jsonl"
+        /// `logger.csv`: a header row `uptime,timestamp,stepPath,timestampDate,…`, one row per item.
+        case csv
     }
 
     /// What repairing some bytes gives.
@@ -34,6 +36,11 @@ public enum LogRepair {
         public var bytesDropped: Int
         /// Whether the input needed repair.
         public var changed: Bool
+        /// How many leading bytes of the input ``bytes`` keeps as they are; the rest of
+        /// ``bytes`` closes the log. What a repair in place keeps of the file.
+        public var keptBytes: Int { bytes.count - closing }
+        /// The bytes added after the kept ones (`]}` and line ends).
+        var closing = 0
     }
 
     /// What repairing one file did.
@@ -42,16 +49,22 @@ public enum LogRepair {
         public var path: String
         /// How its bytes were repaired.
         public var result: Result
-        /// Where the original was saved, when the file was changed.
+        /// Where the original was saved, when the file was changed and there was room.
         public var backupPath: String?
+        /// Why the file was repaired in place without keeping its original (no room for a copy).
+        public var inPlaceReason: String?
 
         /// One line for `daq repair`.
         public var description: String {
-            guard result.changed, let backupPath else {
+            guard result.changed else {
                 return "\(path): already complete (\(result.itemsKept) items); nothing changed"
             }
-            return "\(path): repaired \(result.format.rawValue) log: kept \(result.itemsKept) items, "
-                + "dropped \(result.bytesDropped) bytes; original saved as \(backupPath)"
+            let what =
+                "\(path): repaired \(result.format.rawValue) log: kept \(result.itemsKept) items, "
+                + "dropped \(result.bytesDropped) bytes"
+            if let backupPath { return what + "; original saved as \(backupPath)" }
+            return what
+                + " in place (no room for a copy beside it: \(inPlaceReason ?? "?")); the dropped bytes are not kept"
         }
     }
 
@@ -71,46 +84,14 @@ public enum LogRepair {
         switch format ?? detect(bytes) {
         case .json: return try repairJSON(bytes)
         case .jsonLines: return try repairLines(bytes)
+        case .csv: return try repairCSV(bytes)
         }
     }
 
-    /// Repairs the file at `path` in place, keeping the original as `path.orig`.
-    /// - Throws: ``Failure`` naming the file: unreadable, not a logger log, or a `.orig` in the way.
-    public static func repairFile(atPath path: String) throws(Failure) -> Outcome {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(path: path, reason: "cannot read the file")
-        }
-        let hint: Format? = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") ? .jsonLines : nil
-        let result: Result
-        do {
-            result = try repair([UInt8](data), format: hint)
-        } catch {
-            throw Failure(path: path, reason: error.reason)
-        }
-        guard result.changed else { return Outcome(path: path, result: result, backupPath: nil) }
-        let backup = path + ".orig"
-        // Never overwrite an earlier original: it may be the only copy of the data.
-        if FileManager.default.fileExists(atPath: backup) {
-            throw Failure(path: path, reason: "\(backup) already exists; move it away to repair again")
-        }
-        let temp = path + ".repair-tmp"
-        do {
-            try data.write(to: URL(fileURLWithPath: backup))
-            try Data(result.bytes).write(to: URL(fileURLWithPath: temp))
-        } catch {
-            try? FileManager.default.removeItem(atPath: temp)
-            throw Failure(path: path, reason: "cannot write: \(error.localizedDescription)")
-        }
-        guard rename(temp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temp)
-            throw Failure(path: path, reason: "cannot replace the file: \(reason)")
-        }
-        return Outcome(path: path, result: result, backupPath: backup)
-    }
-
-    /// JSON Lines when the first line is a whole item; a `logger.json` file's first line never is.
+    /// CSV when it begins with the logger's header; JSON Lines when the first line is a whole
+    /// item; a `logger.json` file's first line never is.
     private static func detect(_ bytes: [UInt8]) -> Format {
+        if bytes.starts(with: csvHeader.utf8) { return .csv }
         let end = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
         if case .object(let fields)? = try? JSONParser.parse(bytes[..<end]), fields["uptime"] != nil {
             return .jsonLines
@@ -129,9 +110,11 @@ public enum LogRepair {
             return Result(format: .json, bytes: bytes, itemsKept: scan.items, bytesDropped: 0, changed: false)
         }
         var out = Array(bytes[..<scan.keptEnd])
-        out.append(contentsOf: (scan.rootIsArray ? "\n]\n" : "\n]}\n").utf8)
+        let closing = scan.rootIsArray ? "\n]\n" : "\n]}\n"
+        out.append(contentsOf: closing.utf8)
         return Result(
-            format: .json, bytes: out, itemsKept: scan.items, bytesDropped: bytes.count - scan.keptEnd, changed: true)
+            format: .json, bytes: out, itemsKept: scan.items, bytesDropped: bytes.count - scan.keptEnd, changed: true,
+            closing: closing.utf8.count)
     }
 
     /// Whether a line cut before its end could be the start of a logger item: every item
@@ -172,6 +155,7 @@ public enum LogRepair {
         var out = Array(bytes[..<keptEnd])
         if keptEnd == bytes.count { out.append(0x0A) }
         return Result(
-            format: .jsonLines, bytes: out, itemsKept: items, bytesDropped: bytes.count - keptEnd, changed: true)
+            format: .jsonLines, bytes: out, itemsKept: items, bytesDropped: bytes.count - keptEnd, changed: true,
+            closing: out.count - keptEnd)
     }
 }

@@ -17,6 +17,10 @@ extension DAQCommand {
                 Re-running skips recordings whose batch record (OUTPUT/<name>/batch.json) says they \
                 finished with the same configuration hash, so an interrupted batch resumes.
 
+                SIGINT (Ctrl-C) or SIGTERM interrupts: the runs under way are cancelled and what \
+                they wrote is removed, no further recording is started, the table marks them \
+                "interrupted" and "not run", and daq exits 130. A second signal exits at once.
+
                 --shard K/N takes a stable 1/N share of the inputs (by a hash of each path), so N \
                 array jobs of a cluster scheduler split the work without overlap:
                   #SBATCH --array=1-8
@@ -72,15 +76,50 @@ extension DAQCommand {
             }
             if let shard, let (k, n) = BatchPlan.parseShard(shard) { plan.keepShard(k, of: n) }
             if plan.items.isEmpty {
-                printError("daq: no recordings to run (the inputs matched nothing\(shard == nil ? "" : " in this shard"))")
+                printError(
+                    "daq: no recordings to run (the inputs matched nothing\(shard == nil ? "" : " in this shard"))")
                 throw ExitStatus.invalidConfiguration
             }
-            let runner = BatchRunner(plan: plan, registry: registry, overrides: overrides, pipeline: pipeline, jobs: jobs)
+            let runner = BatchRunner(
+                plan: plan, registry: registry, overrides: overrides, pipeline: pipeline, jobs: jobs)
             let bar = ProgressBar(runner: runner, enabled: progress.enabled)
+            let signals = BatchSignals(runner: runner)
             let results = runner.runAll()
+            signals.restore()
             bar.stop()
             printError(BatchReport.table(results))
+            if runner.isInterrupted {
+                printError("daq: batch interrupted; run the same command again to run what did not finish")
+                throw ExitStatus.cancelled
+            }
             if results.contains(where: { $0.status == .failed }) { throw ExitStatus.runtimeFailure }
         }
+    }
+}
+
+/// SIGINT and SIGTERM for `daq batch`: the first interrupts the batch (see
+/// ``BatchRunner/interrupt()``), the second exits at once.
+final class BatchSignals: Sendable {
+    nonisolated(unsafe) private var sources: SignalSources!
+    /// Touched only on the sources' queue.
+    nonisolated(unsafe) private var count = 0
+
+    init(runner: BatchRunner) {
+        sources = SignalSources([SIGINT, SIGTERM], label: "daq.batch.signals") { [unowned self] _ in
+            self.count += 1
+            guard self.count == 1 else {
+                printError("daq: batch interrupted again; exiting at once")
+                Foundation.exit(130)
+            }
+            printError(
+                "\ndaq: interrupted: cancelling \(runner.activeCount) running recordings and starting no more (signal again to exit at once)"
+            )
+            runner.interrupt()
+        }
+    }
+
+    /// Restores default signal handling.
+    func restore() {
+        sources.restore()
     }
 }

@@ -23,9 +23,13 @@ enum BatchReport {
             let error: String = r[4].isEmpty ? "" : "  " + r[4]
             return cells.joined(separator: "  ") + error
         }
-        let failed = results.filter { $0.status == .failed }.count
-        let skipped = results.filter { $0.status == .skipped }.count
-        lines.append("\(results.count) recordings: \(results.count - failed - skipped) finished, \(skipped) skipped (already done), \(failed) failed")
+        func count(_ status: BatchResult.Status) -> Int { results.filter { $0.status == status }.count }
+        var tally =
+            "\(results.count) recordings: \(count(.finished)) finished, \(count(.skipped)) skipped (already done), \(count(.failed)) failed"
+        if count(.interrupted) + count(.notRun) > 0 {
+            tally += ", \(count(.interrupted)) interrupted, \(count(.notRun)) not run"
+        }
+        lines.append(tally)
         return lines.joined(separator: "\n")
     }
 }
@@ -47,7 +51,9 @@ final class ProgressBar {
             let elapsed = Date().timeIntervalSince(runner.started)
             let width = 24
             let filled = total > 0 ? width * done / total : 0
-            let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
+            let bar =
+                String(repeating: "=", count: filled) + (filled < width ? ">" : "")
+                + String(repeating: " ", count: max(0, width - filled - 1))
             let rate = elapsed > 0 ? Double(samples) / elapsed : 0
             var eta = "--:--"
             if done > 0 && done < total {

@@ -5,7 +5,13 @@ import Synchronization
 
 /// How one recording of a batch went.
 struct BatchResult: Sendable {
-    enum Status: String, Sendable { case finished, failed, skipped }
+    enum Status: String, Sendable {
+        case finished, failed, skipped
+        /// Cancelled by SIGINT or SIGTERM; what it wrote is removed, so the next batch runs it again.
+        case interrupted
+        /// Not started: the batch was interrupted first.
+        case notRun = "not run"
+    }
     var input: String
     var samples: Int
     var seconds: Double
@@ -15,6 +21,10 @@ struct BatchResult: Sendable {
 
 /// Runs a batch's recordings in-process, `jobs` at a time, and keeps the progress counters.
 ///
+/// ``interrupt()`` cancels the runs under way and starts no more: an interrupted recording
+/// leaves neither its run directory nor a `batch.json`, so the next batch runs it again from
+/// the start instead of finding a stale folder or a manifest that says `running`.
+///
 /// # Thread safety
 /// Counters and results sit behind one `Mutex`; runs execute on Dispatch's global pool.
 final class BatchRunner: Sendable {
@@ -23,7 +33,11 @@ final class BatchRunner: Sendable {
     let overrides: [String]
     let pipeline: String
     let jobs: Int
-    private let state = Mutex((done: 0, samples: 0, results: [BatchResult](), active: [ObjectIdentifier: PipelineRun]()))
+    private let state = Mutex(
+        (
+            done: 0, samples: 0, results: [BatchResult](), active: [ObjectIdentifier: PipelineRun](),
+            interrupted: false
+        ))
     let started = Date()
 
     init(plan: BatchPlan, registry: PluginRegistry, overrides: [String], pipeline: String, jobs: Int) {
@@ -37,8 +51,24 @@ final class BatchRunner: Sendable {
     /// Files done, samples so far (finished runs and the sources of running ones), and the total.
     var progress: (done: Int, samples: Int, total: Int) {
         let (done, finished, active) = state.withLock { ($0.done, $0.samples, Array($0.active.values)) }
-        let running = active.map { $0.statistics.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +) }.reduce(0, +)
+        let running = active.map { $0.statistics.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +) }.reduce(
+            0, +)
         return (done, finished + running, plan.items.count)
+    }
+
+    /// Whether ``interrupt()`` was called.
+    var isInterrupted: Bool { state.withLock { $0.interrupted } }
+
+    /// Runs under way now.
+    var activeCount: Int { state.withLock { $0.active.count } }
+
+    /// Cancels every run under way and starts no more.
+    func interrupt() {
+        let active = state.withLock { s -> [PipelineRun] in
+            s.interrupted = true
+            return Array(s.active.values)
+        }
+        for run in active { run.cancel() }
     }
 
     /// Runs every item and returns the results in input order.
@@ -47,6 +77,14 @@ final class BatchRunner: Sendable {
         let group = DispatchGroup()
         for item in plan.items {
             slots.wait()
+            if isInterrupted {
+                slots.signal()
+                state.withLock {
+                    $0.results.append(
+                        BatchResult(input: item.input, samples: 0, seconds: 0, status: .notRun, error: nil))
+                }
+                continue
+            }
             group.enter()
             DispatchQueue.global().async {
                 let result = self.run(item)
@@ -73,7 +111,9 @@ final class BatchRunner: Sendable {
             return BatchResult(input: item.input, samples: 0, seconds: 0, status: .failed, error: error.description)
         }
         let recordPath = (item.directory as NSString).appendingPathComponent("batch.json")
-        if let record = BatchRecord.read(recordPath), record.status == "finished", record.configSHA256 == spec.configHash {
+        if let record = BatchRecord.read(recordPath), record.status == "finished",
+            record.configSHA256 == spec.configHash
+        {
             return BatchResult(input: item.input, samples: record.samples, seconds: 0, status: .skipped, error: nil)
         }
         // A stale record must not survive a failed re-run.
@@ -82,19 +122,47 @@ final class BatchRunner: Sendable {
         do {
             let run = try PipelineRun(spec: spec, options: RunOptions())
             try run.start()
-            state.withLock { $0.active[ObjectIdentifier(run)] = run }
+            // Registered and checked under one lock: an interrupt either sees this run or is seen here.
+            let late = state.withLock { s -> Bool in
+                s.active[ObjectIdentifier(run)] = run
+                return s.interrupted
+            }
+            if late { run.cancel() }
             let outcome = run.wait()
-            state.withLock { $0.active[ObjectIdentifier(run)] = nil }
+            let interrupted = state.withLock { s -> Bool in
+                s.active[ObjectIdentifier(run)] = nil
+                return s.interrupted
+            }
+            if interrupted && outcome.state != .finished {
+                discard(run, item: item)
+                return BatchResult(
+                    input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .interrupted,
+                    error: nil)
+            }
             let samples = outcome.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
             result = BatchResult(
                 input: item.input, samples: samples, seconds: Date().timeIntervalSince(start),
-                status: outcome.state == .finished ? .finished : .failed, error: outcome.failure)
+                status: outcome.state == .finished && outcome.recordProblems.isEmpty ? .finished : .failed,
+                error: outcome.failure ?? outcome.recordProblems.first)
         } catch {
-            result = BatchResult(input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .failed, error: "\(error)")
+            result = BatchResult(
+                input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .failed,
+                error: "\(error)")
         }
-        BatchRecord(input: item.input, configSHA256: spec.configHash, status: result.status.rawValue, samples: result.samples,
-            seconds: result.seconds, error: result.error).write(recordPath)
+        BatchRecord(
+            input: item.input, configSHA256: spec.configHash, status: result.status.rawValue, samples: result.samples,
+            seconds: result.seconds, error: result.error
+        ).write(recordPath)
         return result
+    }
+
+    /// Removes what an interrupted run wrote: its run directories, and the recording's folder
+    /// when nothing else is in it.
+    private func discard(_ run: PipelineRun, item: BatchPlan.Item) {
+        for dir in run.recorder.directories { try? FileManager.default.removeItem(atPath: dir) }
+        if (try? FileManager.default.contentsOfDirectory(atPath: item.directory))?.isEmpty == true {
+            try? FileManager.default.removeItem(atPath: item.directory)
+        }
     }
 
 }

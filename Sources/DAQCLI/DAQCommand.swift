@@ -20,10 +20,10 @@ public struct DAQCommand: ParsableCommand {
 
             Exit status:
               0   success
-              1   runtime failure (a stage failed; the run's files hold what was written)
+              1   runtime failure (a stage failed or the run's manifest could not be written)
               2   invalid configuration (every problem is printed as FILE:LINE:COLUMN)
               64  usage error (unknown option, missing argument)
-              130 cancelled by a second SIGINT/SIGTERM
+              130 cancelled: daq run after a second SIGINT/SIGTERM, daq batch after the first
 
             Shell completion (pipeline files, plugin types, options):
               daq --generate-completion-script bash > /etc/bash_completion.d/daq

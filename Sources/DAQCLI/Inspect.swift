@@ -18,6 +18,10 @@ extension DAQCommand {
                 FILE.steps.json beside a CSV. --plot writes an SVG of x, y, z and magnitude over \
                 time with the steps shaded; a recording that spans days is drawn one row per day \
                 of the device clock, midnight to midnight.
+
+                Given a run directory (one with a manifest.json) it reports how the run ended, \
+                and "interrupted" for a run that was killed: its manifest still says running \
+                and no daq process holds it ('daq repair DIR' closes its files and marks it).
                 """)
 
         @Argument(help: "The recording.", completion: .file())
@@ -30,11 +34,13 @@ extension DAQCommand {
         var timeUnit: String?
 
         func run() throws {
+            if RunRecord.isRunDirectory(recording) { return try inspectRun(recording) }
             var config = "path: \(BatchPlan.quoted(recording))\non_bad_row: skip"
             if let timeUnit { config += "\ntime_unit: \(timeUnit)" }
             let report: RecordingReport
             do {
-                report = try RecordingInspector(config: config, path: recording).inspect(plotWidth: plot == nil ? 0 : 1200)
+                report = try RecordingInspector(config: config, path: recording).inspect(
+                    plotWidth: plot == nil ? 0 : 1200)
             } catch {
                 printError("daq: \(error)")
                 throw ExitStatus.runtimeFailure

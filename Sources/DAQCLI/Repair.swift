@@ -1,31 +1,48 @@
 import ArgumentParser
+import DAQCore
 import DAQSampleLogger
+import Foundation
 
 extension DAQCommand {
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Close logger files left open by a run that was killed.",
+            abstract: "Close logger files and run records left open by a run that was killed.",
             discussion: """
                 A logger.json file cut off mid-way (a crash, a power cut, kill -9) keeps every \
                 complete item: the partial item at its end is dropped and the items array and \
                 root object are closed, so any JSON reader can open it. A logger.jsonl file \
-                loses its partial last line. The original is kept as FILE.orig and the repaired \
-                file replaces it atomically; a file that is already complete is left untouched.
+                loses its partial last line, a logger.csv file its partial last row. The original \
+                is kept as FILE.orig (a hard link: no extra room) and the repaired file is written \
+                beside and renamed into place. On a disk with no room for that copy the file is \
+                repaired in place instead, and the dropped partial item is not kept. A file that \
+                is already complete is left untouched, so repairing twice changes nothing.
 
-                Prints one line per file: items kept and bytes dropped, or why the file could \
-                not be repaired (not a logger log, unreadable, FILE.orig already present). \
-                Exits 0 when every file is complete or repaired; 1 otherwise.
+                Given a run directory, it repairs every .json, .jsonl and .csv file in it, and \
+                when the manifest still says "running" but no daq process holds the directory \
+                (the run was killed), marks the manifest "interrupted" with the time of the \
+                run's last write as its endDate. A directory a live run holds is left alone.
 
-                Example:
+                Prints one line per file and run: items kept and bytes dropped, or why it could \
+                not be repaired (not a logger log, unreadable, not writable). Exits 0 when \
+                everything is complete or repaired; 1 otherwise.
+
+                Examples:
+                  daq repair out/walk-test-20260101T120000Z
                   daq repair out/walk-test-20260101T120000Z/*.json
                 """)
 
-        @Argument(help: "logger.json or logger.jsonl files.", completion: .file(extensions: ["json", "jsonl"]))
+        @Argument(
+            help: "Run directories, or logger.json, logger.jsonl and logger.csv files.",
+            completion: .file(extensions: ["json", "jsonl", "csv"]))
         var files: [String]
 
         func run() throws {
             var failed = false
             for file in files {
+                if RunRecord.isRunDirectory(file) {
+                    failed = !repairRun(file) || failed
+                    continue
+                }
                 do {
                     print(try LogRepair.repairFile(atPath: file).description)
                 } catch {
@@ -34,6 +51,53 @@ extension DAQCommand {
                 }
             }
             if failed { throw ExitStatus.runtimeFailure }
+        }
+
+        /// Repairs every log of a run directory and, for a killed run, its manifest.
+        private func repairRun(_ directory: String) -> Bool {
+            let record: RunRecord
+            do {
+                record = try RunRecord(directory: directory)
+            } catch {
+                printError("\(error.path): error: \(error.reason)")
+                return false
+            }
+            if record.status == .running {
+                printError("\(directory): error: a daq process is still writing this run; left as it is")
+                return false
+            }
+            var ok = true
+            var files: [RunRecorder.OutputFile] = []
+            for (name, _) in RunRecord.dataFiles(in: directory) {
+                let path = (directory as NSString).appendingPathComponent(name)
+                let format = (name as NSString).pathExtension
+                guard ["json", "jsonl", "csv"].contains(format) else { continue }
+                do {
+                    let outcome = try LogRepair.repairFile(atPath: path)
+                    if outcome.result.changed { print(outcome.description) }
+                    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                    files.append(
+                        RunRecorder.OutputFile(
+                            path: name, format: format, samples: outcome.result.itemsKept,
+                            bytes: size ?? outcome.result.bytes.count))
+                } catch {
+                    ok = false
+                    printError("\(error.path): error: \(error.reason)")
+                }
+            }
+            guard record.status == .interrupted else {
+                print(record.summary)
+                return ok
+            }
+            print(record.summary)
+            do {
+                try record.markInterrupted(files: files)
+                print("\(directory): manifest.json now says \"\(RunRecord.interruptedStatus)\"")
+            } catch {
+                printError("\(directory): error: \(error)")
+                return false
+            }
+            return ok
         }
     }
 }

@@ -49,9 +49,11 @@ extension DAQCommand {
         @Option(help: "The most samples a source reads per batch.")
         var batchSize: Int = 1024
 
-        @Option(help: ArgumentHelp(
-            "A key that sends 'trigger' to triggered scanners (a character, space or enter).",
-            discussion: "Keys are read from the terminal on standard input; a stdin source cannot be used with it."))
+        @Option(
+            help: ArgumentHelp(
+                "A key that sends 'trigger' to triggered scanners (a character, space or enter).",
+                discussion: "Keys are read from the terminal on standard input; a stdin source cannot be used with it.")
+        )
         var trigger: String?
 
         @Option(help: "A key that sends 'cancel' to triggered scanners.")
@@ -103,7 +105,8 @@ extension DAQCommand {
                 throw ExitStatus.invalidConfiguration
             }
             for w in spec.warnings { printError(w.description) }
-            let format = logFormat, level = logLevel
+            let format = logFormat
+            let level = logLevel
             LoggingSystem.bootstrap { _ in DAQLogHandler(format: format, level: level) }
             let logger = Logger(label: "daq")
             let endpoint: MetricsEndpoint?
@@ -150,8 +153,10 @@ extension DAQCommand {
                 }
             }
             defer { control?.stop() }
-            let keys = trigger != nil || cancelKey != nil
-                ? KeyTriggers(run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
+            let keys =
+                trigger != nil || cancelKey != nil
+                ? KeyTriggers(
+                    run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
                 : nil
             defer { keys?.restore() }
             let signals = SignalHandler(run: run)
@@ -162,7 +167,7 @@ extension DAQCommand {
             signals.restore()
             if !quiet { printError(RunSummary.text(result, pipeline: spec.name)) }
             switch result.state {
-            case .finished: return
+            case .finished where result.recordProblems.isEmpty: return
             case .cancelled: throw ExitStatus.cancelled
             default: throw ExitStatus.runtimeFailure
             }

@@ -7,27 +7,41 @@ enum RunSummary {
         let seconds = max(result.endDate - result.startDate, 0)
         var lines = ["\(pipeline): \(result.state.rawValue) in \(String(format: "%.2f", seconds)) s"]
         if let failure = result.failure { lines.append("  failure: \(failure)") }
-        // A spooled column only when a sink has a spool, so other runs read as before.
+        for problem in result.recordProblems { lines.append("  record: \(problem)") }
+        // Queued and spooled columns only when a sink has some, so other runs read as before;
+        // with them, sent = delivered + failed + queued for every sink.
+        let queueing = result.stages.contains { $0.queued > 0 }
         let spooling = result.stages.contains { $0.spooled != nil }
-        let header = ["stage", "type", "in", "out", "dropped", "errors", "sent", "delivered", "failed"] + (spooling ? ["spooled"] : [])
+        let header =
+            ["stage", "type", "in", "out", "dropped", "errors", "sent", "delivered", "failed"]
+            + (queueing ? ["queued"] : [])
+            + (spooling ? ["spooled"] : [])
         var rows = [header]
         for s in result.stages {
             let sink = s.kind == .sink
-            rows.append([
-                s.name, s.type, s.kind == .source ? "-" : "\(s.samplesIn)", sink ? "-" : "\(s.samplesOut)",
-                "\(s.dropped)", "\(s.errors)", sink ? "\(s.sent)" : "-", sink ? "\(s.delivered)" : "-",
-                sink ? "\(s.failed)" : "-",
-            ] + (spooling ? [s.spooled.map { "\($0)" } ?? "-"] : []))
+            rows.append(
+                [
+                    s.name, s.type, s.kind == .source ? "-" : "\(s.samplesIn)", sink ? "-" : "\(s.samplesOut)",
+                    "\(s.dropped)", "\(s.errors)", sink ? "\(s.sent)" : "-", sink ? "\(s.delivered)" : "-",
+                    sink ? "\(s.failed)" : "-",
+                ] + (queueing ? [sink ? "\(s.queued)" : "-"] : [])
+                    + (spooling ? [s.spooled.map { "\($0)" } ?? "-"] : []))
         }
         let widths = header.indices.map { c in rows.map { $0[c].count }.max()! }
         for r in rows {
-            lines.append("  " + r.enumerated().map { c, v in
-                c < 2 ? v.padding(toLength: widths[c], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[c] - v.count) + v
-            }.joined(separator: "  "))
+            lines.append(
+                "  "
+                    + r.enumerated().map { c, v in
+                        c < 2
+                            ? v.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                            : String(repeating: " ", count: widths[c] - v.count) + v
+                    }.joined(separator: "  "))
         }
         if let source = result.stages.first(where: { $0.kind == .source }), seconds > 0 {
             let total = result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
-            lines.append("  sources: \(total) samples, \(rate(Double(total) / seconds)) samples/s" + (source.name.isEmpty ? "" : ""))
+            lines.append(
+                "  sources: \(total) samples, \(rate(Double(total) / seconds)) samples/s"
+                    + (source.name.isEmpty ? "" : ""))
         }
         return lines.joined(separator: "\n")
     }

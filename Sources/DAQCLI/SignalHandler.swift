@@ -26,6 +26,7 @@ final class SignalHandler: Sendable {
                 // the user asked twice, so leave anyway once the others had a moment to close.
                 self.sources.queue.asyncAfter(deadline: .now() + SignalHandler.cancelGrace) {
                     printError("daq: cancelled; a stage did not stop in time")
+                    run.recordCancelled("cancelled; a stage did not stop in time")
                     Foundation.exit(130)
                 }
             }

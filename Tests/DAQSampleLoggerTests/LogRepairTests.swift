@@ -15,11 +15,13 @@ struct LogRepairTests {
         let yaml = "directory: \(base)" + (sinkType == "json" ? "\nroot: \(root)" : "")
         let config = try PluginConfigLoader.decode(LoggerConfiguration.self, yaml: yaml)
         let plugin = PluginContext(componentName: "log", pipelineName: "detached", baseDirectory: "", clock: .virtual)
-        let sink: any Sink = sinkType == "json"
+        let sink: any Sink =
+            sinkType == "json"
             ? try JSONLoggerSink(configuration: config, context: plugin)
             : try JSONLinesLoggerSink(configuration: config, context: plugin)
         try sink.start(context: context)
-        try sink.write(Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "s]}", kind: .marker)]), context: context)
+        try sink.write(
+            Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "s]}", kind: .marker)]), context: context)
         let tricky: [Value] = ["]}", "\\", "\"],[{", "{\"uptime\":1}\n]}", "\\\"]"]
         let samples = (0..<6).map { i in
             Sample(
@@ -27,7 +29,8 @@ struct LogRepairTests {
                 fields: ["note": tricky[i % tricky.count], "nested": .array([.object(["k": "]}"]), .double(1.5)])])
         }
         try sink.write(Batch(stream: "x", samples: samples), context: context)
-        try sink.write(Batch(stream: "log", samples: [Sample(uptime: 6, stepPath: "s]}", kind: .marker)]), context: context)
+        try sink.write(
+            Batch(stream: "log", samples: [Sample(uptime: 6, stepPath: "s]}", kind: .marker)]), context: context)
         try sink.flush(context: context)
         try sink.finish(context: context)
         return try readBytes(try runDirectory(under: base) + "/x.\(sinkType)")
@@ -73,7 +76,9 @@ struct LogRepairTests {
             let prefix = Array(log[..<cut])
             let repaired = try LogRepair.repair(prefix, format: .jsonLines)
             // A line is kept when it is whole, even when the cut took only its newline.
-            let whole = prefix.split(separator: 0x0A, omittingEmptySubsequences: false).filter { (try? JSONParser.parse($0)) != nil }
+            let whole = prefix.split(separator: 0x0A, omittingEmptySubsequences: false).filter {
+                (try? JSONParser.parse($0)) != nil
+            }
             #expect(repaired.itemsKept == whole.count, "cut at \(cut)")
             let back = repaired.bytes.split(separator: 0x0A).map { try! JSONParser.parse($0) }
             #expect(back == Array(lines.prefix(whole.count)))
@@ -116,5 +121,113 @@ struct LogRepairTests {
         }
         #expect(!FileManager.default.fileExists(atPath: path + ".orig"))
         #expect(throws: LogRepair.Failure.self) { try LogRepair.repairFile(atPath: path + ".missing") }
+    }
+
+    /// A CSV log whose cells hold commas, quotes and line breaks, to mislead a repair that
+    /// splits rows at every line break.
+    func makeCSV() throws -> [UInt8] {
+        let base = tempDirectory()
+        let context = StageContext.detached(name: "log", kind: .sink, clock: RunClock(mode: .virtual))
+        let config = try PluginConfigLoader.decode(LoggerConfiguration.self, yaml: "directory: \(base)")
+        let plugin = PluginContext(componentName: "log", pipelineName: "detached", baseDirectory: "", clock: .virtual)
+        let sink = try CSVLoggerSink(configuration: config, context: plugin)
+        try sink.start(context: context)
+        let tricky: [Value] = ["a,b", "line\nbreak", "\"quoted\"", "\"\n,\"", "plain"]
+        let samples = (0..<6).map { i in
+            Sample(
+                timestamp: 100 + Double(i), uptime: Double(i),
+                fields: ["note": tricky[i % tricky.count], "n": .int(Int64(i))])
+        }
+        try sink.write(Batch(stream: "x", samples: samples), context: context)
+        try sink.flush(context: context)
+        try sink.finish(context: context)
+        return try readBytes(try runDirectory(under: base) + "/x.csv")
+    }
+
+    @Test func csvCutAtAnyByteKeepsExactlyTheCompleteRows() throws {
+        let log = try makeCSV()
+        let text = String(decoding: log, as: UTF8.self)
+        #expect(text.contains("\"line\nbreak\""), "a cell with a line break is quoted: \(text)")
+        // Row ends: line breaks outside quotes.
+        var ends: [Int] = []
+        var quoted = false
+        for (i, b) in log.enumerated() {
+            if b == UInt8(ascii: "\"") { quoted.toggle() }
+            if b == 0x0A && !quoted { ends.append(i + 1) }
+        }
+        let header = ends[0]
+        #expect(ends.count == 7, "the header and 6 rows: \(text)")
+        for cut in header..<log.count {
+            let repaired = try LogRepair.repair(Array(log[..<cut]), format: .csv)
+            let kept = ends.filter { $0 <= cut }
+            #expect(repaired.bytes == Array(log[..<kept.last!]), "cut at \(cut)")
+            #expect(repaired.itemsKept == kept.count - 1, "cut at \(cut)")
+            #expect(repaired.changed == (cut != kept.last!), "cut at \(cut)")
+        }
+        // Told from its content too, as `daq repair` does for a file without the .csv suffix.
+        #expect(try LogRepair.repair(Array(log[..<(log.count - 3)])).format == .csv)
+        #expect(throws: LogRepair.Failure.self) { try LogRepair.repair(Array(log[..<(header - 2)]), format: .csv) }
+    }
+
+    @Test func repairFileRepairsACSVLogCutMidRow() throws {
+        let log = try makeCSV()
+        let path = tempDirectory() + "/x.csv"
+        try Data(log[..<(log.count - 5)]).write(to: URL(fileURLWithPath: path))
+        let outcome = try LogRepair.repairFile(atPath: path)
+        #expect(outcome.result.changed && outcome.description.contains("repaired csv log: kept 5 items"), "\(outcome)")
+        #expect(try readBytes(path).last == 0x0A)
+        #expect(try readBytes(path + ".orig") == Array(log[..<(log.count - 5)]))
+    }
+
+    /// Whether anything, a dangling symlink included, is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var s = stat()
+        return lstat(path, &s) == 0
+    }
+
+    /// No room for a copy: the temporary file beside is `/dev/full`, whose writes fail with
+    /// ENOSPC as a full disk's do. The log is repaired in place and nothing is left beside it.
+    @Test(arguments: ["json", "jsonl"])
+    func repairFileWithoutRoomForACopyRepairsInPlace(_ format: String) throws {
+        let log = try makeLog(format)
+        let path = tempDirectory() + "/x.\(format)"
+        let cut = Array(log[..<(log.count - 30)])
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.createSymbolicLink(atPath: path + ".tmp", withDestinationPath: "/dev/full")
+        let outcome = try LogRepair.repairFile(atPath: path)
+        #expect(
+            outcome.backupPath == nil && outcome.inPlaceReason?.contains("No space left on device") == true,
+            "\(outcome)")
+        #expect(outcome.description.contains("in place"))
+        #expect(try readBytes(path) == outcome.result.bytes)
+        if format == "json" { _ = try parseJSON(path) }
+        let debris = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        #expect(debris == ["x.\(format)"], "only the log is left: \(debris)")
+        #expect(!(try LogRepair.repairFile(atPath: path)).result.changed)
+    }
+
+    /// An empty `.orig` (what an older daq left on a full disk) holds nothing and does not block
+    /// a repair; an `.orig` with other bytes is kept, and the next name taken.
+    @Test func repairFileIsNotBlockedByAnEarlierOrig() throws {
+        let log = try makeLog("json")
+        let dir = tempDirectory()
+        let path = dir + "/x.json"
+        let cut = Array(log[..<(log.count - 40)])
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        FileManager.default.createFile(atPath: path + ".orig", contents: Data())
+        let first = try LogRepair.repairFile(atPath: path)
+        #expect(first.backupPath == path + ".orig")
+        #expect(try readBytes(path + ".orig") == cut)
+
+        try Data(cut).write(to: URL(fileURLWithPath: path))
+        let second = try LogRepair.repairFile(atPath: path)
+        #expect(second.backupPath == path + ".orig.2")
+        #expect(try readBytes(path + ".orig") == cut && readBytes(path + ".orig.2") == cut)
+        // Repairing a repaired file changes nothing and keeps no further copy.
+        #expect(!(try LogRepair.repairFile(atPath: path)).result.changed)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [
+                "x.json", "x.json.orig", "x.json.orig.2",
+            ])
     }
 }

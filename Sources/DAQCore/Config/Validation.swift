@@ -14,7 +14,8 @@ struct Validation {
     }
 
     mutating func error(line: Int?, column: Int?, path: String, _ message: String) {
-        diagnostics.append(Diagnostic(file: file, line: line, column: column, severity: .error, path: path, message: message))
+        diagnostics.append(
+            Diagnostic(file: file, line: line, column: column, severity: .error, path: path, message: message))
     }
 
     mutating func error(_ node: Node?, _ path: String, _ message: String, offset: Int = 0) {
@@ -25,7 +26,9 @@ struct Validation {
         report(.warning, node, path, message, offset: 0)
     }
 
-    private mutating func report(_ severity: Diagnostic.Severity, _ node: Node?, _ path: String, _ message: String, offset: Int) {
+    private mutating func report(
+        _ severity: Diagnostic.Severity, _ node: Node?, _ path: String, _ message: String, offset: Int
+    ) {
         var message = message
         let mark = node?.mark
         if mark == nil, overridden.contains(where: { path == $0 || path.hasPrefix($0 + ".") }) {
@@ -52,18 +55,31 @@ struct Validation {
                 continue
             }
         }
-        let name = root.pair("name").flatMap { pair -> String? in
-            guard let s = pair.value.scalar?.string, !s.isEmpty, !pair.value.isNullScalar else {
-                error(pair.value, "name", "expected a non-empty string")
-                return nil
-            }
-            return s
-        } ?? defaultName
+        let name =
+            root.pair("name").flatMap { pair -> String? in
+                guard let s = pair.value.scalar?.string, !s.isEmpty, !pair.value.isNullScalar else {
+                    error(pair.value, "name", "expected a non-empty string")
+                    return nil
+                }
+                if let problem = PipelineName.problem(s) {
+                    error(
+                        pair.value, "name",
+                        "\(PipelineName.quoted(s)) \(problem); a pipeline name names its run directory")
+                    return nil
+                }
+                return s
+            } ?? (PipelineName.problem(defaultName) == nil ? defaultName : "pipeline")
         let clock = decodeEnum(ClockMode.self, root.pair("clock"), "clock") ?? .realtime
         var speed = 1.0
         if let pair = root.pair("speed") {
-            if let d = pair.value.scalar.flatMap({ Double($0.string) }), pair.value.scalar?.style == .plain || pair.value.mark == nil {
-                if d > 0, d.isFinite { speed = d } else { error(pair.value, "speed", "must be greater than 0, found \(pair.value.scalar!.string)") }
+            if let d = pair.value.scalar.flatMap({ Double($0.string) }),
+                pair.value.scalar?.style == .plain || pair.value.mark == nil
+            {
+                if d > 0, d.isFinite {
+                    speed = d
+                } else {
+                    error(pair.value, "speed", "must be greater than 0, found \(pair.value.scalar!.string)")
+                }
             } else {
                 error(pair.value, "speed", "expected a number greater than 0, found \(describe(pair.value))")
             }
@@ -120,7 +136,8 @@ struct Validation {
             if at == nil { error(item, p, "missing required key 'at'") }
             guard let path, let at else { continue }
             guard let pathText = path.value.scalar?.string, !path.value.isNullScalar else {
-                error(path.value, "\(p).path", "expected a step path such as walk/outbound, found \(path.value.kindName)")
+                error(
+                    path.value, "\(p).path", "expected a step path such as walk/outbound, found \(path.value.kindName)")
                 continue
             }
             guard let atText = at.value.scalar?.string, let t = Seconds.parse(atText) else {
@@ -132,7 +149,9 @@ struct Validation {
                 continue
             }
             if let previous, t <= previous {
-                error(at.value, "\(p).at", "step times must increase: \(atText) is not after the previous step's \(Self.format(previous))")
+                error(
+                    at.value, "\(p).at",
+                    "step times must increase: \(atText) is not after the previous step's \(Self.format(previous))")
             }
             previous = t
             steps.append(StepSpec(path: pathText, at: t))

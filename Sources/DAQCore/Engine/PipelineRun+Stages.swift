@@ -96,7 +96,7 @@ extension PipelineRun {
             let (failed, cancelled) = state.withLock { ($0.failure != nil, $0.cancelled) }
             if lifecycleState == .running || lifecycleState == .paused { move(to: .stopping) }
             move(to: failed ? .failed : cancelled ? .cancelled : .finished)
-            recorder.finish(result())
+            recordEnd()
         }
         done.leave()
         group?.leave()

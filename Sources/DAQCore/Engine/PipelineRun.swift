@@ -68,7 +68,8 @@ public final class PipelineRun: Sendable {
         self.observers = observers
         self.clock = RunClock(mode: spec.clock, speed: spec.speed)
         self.recorder = RunRecorder(
-            pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate)
+            pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate,
+            stages: spec.components.count)
         schedule = StepSchedule(spec.steps)
         var byName: [String: StageRuntime] = [:]
         var built: [StageRuntime] = []
@@ -80,7 +81,8 @@ public final class PipelineRun: Sendable {
         for c in spec.components {
             for input in c.inputs {
                 let (producerName, dead) = ComponentSpec.producer(of: input)
-                guard let producer = byName[producerName], let consumer = byName[c.name], let inbox = consumer.inbox else {
+                guard let producer = byName[producerName], let consumer = byName[c.name], let inbox = consumer.inbox
+                else {
                     continue
                 }
                 if dead { producer.deadOutputs.append(inbox) } else { producer.outputs.append(inbox) }
@@ -105,8 +107,15 @@ public final class PipelineRun: Sendable {
                 }
                 if case .failure(let error) = result {
                     for other in started { other.queue.sync { other.abortStarted() } }
+                    let failure = PipelineStartError(component: "\(kind.section).\(s.name)", message: "\(error)")
+                    state.withLock {
+                        $0.failure = $0.failure ?? failure.description
+                        $0.endDate = Date().timeIntervalSince1970
+                    }
                     move(to: .failed)
-                    throw PipelineStartError(component: "\(kind.section).\(s.name)", message: "\(error)")
+                    // The sinks that started made their directories: their record says why it ends here.
+                    recordEnd()
+                    throw failure
                 }
                 started.append(s)
             }
@@ -200,7 +209,9 @@ public final class PipelineRun: Sendable {
             var index: [String: Int] = [:]
             // Later in the list means newer (a restarted component's new instance follows the old).
             for row in r.stages.map(\.statistics) {
-                if let i = index[row.name] { rows[i] = row.absorbing(rows[i]) } else {
+                if let i = index[row.name] {
+                    rows[i] = row.absorbing(rows[i])
+                } else {
                     index[row.name] = rows.count
                     rows.append(row)
                 }
@@ -259,7 +270,24 @@ public final class PipelineRun: Sendable {
         let (lifecycle, failure, end) = state.withLock { ($0.lifecycle.state, $0.failure, $0.endDate) }
         return RunResult(
             state: lifecycle, stages: statistics, startDate: clock.startDate,
-            endDate: end ?? Date().timeIntervalSince1970, failure: failure)
+            endDate: end ?? Date().timeIntervalSince1970, failure: failure, recordProblems: recorder.problems)
+    }
+
+    /// Writes the final manifests; a manifest that cannot be written is a failure observers hear of.
+    func recordEnd(_ result: RunResult? = nil) {
+        for problem in recorder.finish(result ?? self.result()) {
+            publish(.failed(component: nil, message: problem))
+        }
+    }
+
+    /// Writes the run's record as `cancelled` now, for a process about to exit before every
+    /// stage has ended (a stage stuck in a write after a second SIGINT).
+    /// - Parameter reason: why, kept as the manifest's `failure`.
+    public func recordCancelled(_ reason: String) {
+        var r = result()
+        r.state = .cancelled
+        r.failure = r.failure ?? reason
+        recordEnd(r)
     }
 
     @discardableResult

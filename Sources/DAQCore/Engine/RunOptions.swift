@@ -35,6 +35,9 @@ public struct RunResult: Sendable {
     public var endDate: Double
     /// The first failure, `component: message`.
     public var failure: String?
+    /// What went wrong writing the run's record (`manifest.json`), each naming the file; a run
+    /// whose record could not be written did not end cleanly, whatever its ``state``.
+    public var recordProblems: [String] = []
 }
 
 /// A run that could not start.

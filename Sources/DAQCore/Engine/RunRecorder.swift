@@ -6,8 +6,12 @@ import Synchronization
 /// describes each directory: pipeline, config hash, dates, status, stage counters, files.
 ///
 /// A manifest is written when the directory is created (status `running`) and again at the
-/// end, each time to a temporary file renamed into place, so a killed run still leaves a
-/// manifest that says it did not finish.
+/// end (`finished`, `failed` or `cancelled`), each time to a temporary file renamed into place.
+/// The first one is padded to ``reserve`` bytes: a disk the run fills up still has the blocks
+/// the last one is written over (see ``RecordFile``). While the run goes, the recorder holds a
+/// lock on each directory, so a directory whose manifest says `running` and whose lock is free
+/// was left by a run that was killed (``RunRecord``). A manifest that cannot be written is
+/// reported in ``problems``, and the run result.
 ///
 /// # Thread safety
 /// All state sits behind one `Mutex`; sinks call it from their own queues.
@@ -22,6 +26,14 @@ public final class RunRecorder: Sendable {
         public var samples: Int
         /// Bytes written.
         public var bytes: Int
+
+        /// Describes one file.
+        public init(path: String, format: String, samples: Int, bytes: Int) {
+            self.path = path
+            self.format = format
+            self.samples = samples
+            self.bytes = bytes
+        }
     }
 
     private struct State {
@@ -32,19 +44,26 @@ public final class RunRecorder: Sendable {
         /// What sources found about their inputs (device files), keyed by component and path.
         var inputs: [String: Fields] = [:]
         var inputOrder: [String] = []
+        /// The lock held on each run directory until the final manifest is written.
+        var locks: [String: RunDirectoryLock] = [:]
+        var problems: [String] = []
     }
 
     let pipelineName: String
     let configHash: String
     let configFile: String
     let startDate: Double
+    /// Bytes the `running` manifest takes on disk, so the final one fits on a full disk.
+    let reserve: Int
     private let state = Mutex(State())
 
-    init(pipelineName: String, configHash: String, configFile: String, startDate: Double) {
+    init(pipelineName: String, configHash: String, configFile: String, startDate: Double, stages: Int = 4) {
         self.pipelineName = pipelineName
         self.configHash = configHash
         self.configFile = configFile
         self.startDate = startDate
+        // A final manifest takes about 300 bytes per stage and per file; whole 4 KiB blocks.
+        reserve = (4096 + 1024 * stages + 4095) / 4096 * 4096
     }
 
     /// The name of a run directory: `<pipeline>-<UTC start, yyyyMMdd'T'HHmmss'Z'>`.
@@ -58,10 +77,16 @@ public final class RunRecorder: Sendable {
 
     /// The run directory under `base`, created on first use; every sink naming the same base
     /// shares it. A directory of that name left by another run gets a `-2`, `-3`… suffix.
-    /// - Throws: when the directory cannot be created.
+    /// - Throws: when the directory cannot be created or its `running` manifest cannot be
+    ///   written (a run without a record is not started), or the pipeline name is not a
+    ///   single path component; nothing is left behind.
     public func directory(under base: String) throws -> String {
         let key = (base as NSString).standardizingPath
         if let existing = state.withLock({ $0.directories[key] }) { return existing }
+        if let problem = PipelineName.problem(pipelineName) {
+            throw OutputFileError(
+                path: key, reason: "the pipeline name \(PipelineName.quoted(pipelineName)) \(problem)")
+        }
         let name = Self.directoryName(pipeline: pipelineName, start: startDate)
         var candidate = (key as NSString).appendingPathComponent(name)
         var n = 2
@@ -72,14 +97,26 @@ public final class RunRecorder: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: true)
         } catch {
-            throw OutputFileError(path: candidate, reason: "cannot create the run directory: \(error.localizedDescription)")
+            throw OutputFileError(
+                path: candidate, reason: "cannot create the run directory: \(error.localizedDescription)")
         }
-        let chosen = state.withLock { s -> String in
-            if let raced = s.directories[key] { return raced }
+        let lock = RunDirectoryLock.take(candidate)
+        do {
+            try writeManifest(in: candidate, status: "running", stages: [], endDate: nil, failure: nil, padded: true)
+        } catch {
+            lock?.release()
+            // Only what this call created goes: the directory is new, and held nothing else.
+            unlink((candidate as NSString).appendingPathComponent("manifest.json"))
+            rmdir(candidate)
+            throw OutputFileError(path: candidate, reason: "cannot start the run record: \(error.reason)")
+        }
+        let (chosen, spare) = state.withLock { s -> (String, RunDirectoryLock?) in
+            if let raced = s.directories[key] { return (raced, lock) }
             s.directories[key] = candidate
-            return candidate
+            if let lock { s.locks[candidate] = lock }
+            return (candidate, nil)
         }
-        try? writeManifest(in: chosen, status: "running", stages: [], endDate: nil, failure: nil)
+        spare?.release()
         return chosen
     }
 
@@ -117,19 +154,36 @@ public final class RunRecorder: Sendable {
         state.withLock { $0.notes.append(text) }
     }
 
-    /// Writes the final manifest of every run directory.
-    func finish(_ result: RunResult) {
-        let dirs = state.withLock { Array($0.directories.values) }
+    /// What went wrong writing the run's record: each a message naming the file.
+    public var problems: [String] { state.withLock { $0.problems } }
+
+    /// Writes the final manifest of every run directory and lets go of their locks.
+    /// - Returns: the problems this call met (also kept in ``problems``).
+    @discardableResult
+    func finish(_ result: RunResult) -> [String] {
+        let dirs = state.withLock { Array($0.directories.values).sorted() }
+        var problems: [String] = []
         for dir in dirs {
-            try? writeManifest(
-                in: dir, status: result.state.rawValue, stages: result.stages, endDate: result.endDate,
-                failure: result.failure)
+            do {
+                try writeManifest(
+                    in: dir, status: result.state.rawValue, stages: result.stages, endDate: result.endDate,
+                    failure: result.failure, padded: false)
+            } catch {
+                problems.append(error.description)
+            }
         }
+        let locks = state.withLock { s -> [RunDirectoryLock] in
+            s.problems += problems
+            defer { s.locks = [:] }
+            return Array(s.locks.values)
+        }
+        for lock in locks { lock.release() }
+        return problems
     }
 
-    private func writeManifest(in dir: String, status: String, stages: [StageStatistics], endDate: Double?, failure: String?)
-        throws
-    {
+    private func writeManifest(
+        in dir: String, status: String, stages: [StageStatistics], endDate: Double?, failure: String?, padded: Bool
+    ) throws(RecordFile.Failure) {
         let (files, notes, inputs) = state.withLock { s in
             (s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] })
         }
@@ -145,19 +199,29 @@ public final class RunRecorder: Sendable {
             stages.map { s in
                 var stage: Fields = [
                     "name": .string(s.name), "kind": .string(s.kind.rawValue), "type": .string(s.type),
-                    "state": .string(s.state.rawValue), "in": .int(Int64(s.samplesIn)), "out": .int(Int64(s.samplesOut)),
+                    "state": .string(s.state.rawValue), "in": .int(Int64(s.samplesIn)),
+                    "out": .int(Int64(s.samplesOut)),
                     "dropped": .int(Int64(s.dropped)), "errors": .int(Int64(s.errors)), "sent": .int(Int64(s.sent)),
                     "delivered": .int(Int64(s.delivered)), "failed": .int(Int64(s.failed)),
                 ]
+                if s.kind == .sink { stage["queued"] = .int(Int64(s.queued)) }
                 if let spooled = s.spooled { stage["spooled"] = .int(Int64(spooled)) }
                 return .object(stage)
             })
         m["files"] = .array(
             files.filter { $0.path.hasPrefix(dir + "/") }.map { f in
                 let inside = f.path.hasPrefix(dir + "/") ? String(f.path.dropFirst(dir.count + 1)) : f.path
+                // At the end, the bytes on disk: a sink that failed may have written more than it reported.
+                var bytes = f.bytes
+                if status != "running",
+                    let size = (try? FileManager.default.attributesOfItem(atPath: f.path))?[.size] as? Int
+                {
+                    bytes = size
+                }
                 return .object([
                     "path": .string(inside), "format": .string(f.format), "samples": .int(Int64(f.samples)),
-                    "bytes": .int(Int64(f.bytes)), "sha256": status == "running" ? .null : (Self.sha256(of: f.path).map(Value.string) ?? .null),
+                    "bytes": .int(Int64(bytes)),
+                    "sha256": status == "running" ? .null : (Self.sha256(of: f.path).map(Value.string) ?? .null),
                 ])
             })
         if !inputs.isEmpty { m["inputs"] = .array(inputs.map(Value.object)) }
@@ -166,9 +230,14 @@ public final class RunRecorder: Sendable {
         JSONEncoding.append(.object(m), to: &bytes)
         bytes.append(0x0A)
         let target = (dir as NSString).appendingPathComponent("manifest.json")
-        let temp = target + ".tmp"
-        try Data(bytes).write(to: URL(fileURLWithPath: temp))
-        _ = rename(temp, target)
+        if padded, bytes.count < reserve {
+            // JSON allows whitespace after the value: the padding only takes the blocks.
+            var reserved = bytes
+            reserved.append(contentsOf: repeatElement(0x20, count: reserve - bytes.count - 1))
+            reserved.append(0x0A)
+            if (try? RecordFile.write(reserved, to: target, inPlace: false)) != nil { return }
+        }
+        try RecordFile.write(bytes, to: target)
     }
 
     /// SHA-256 of a file's bytes, hex; `nil` when it cannot be read.
@@ -197,7 +266,8 @@ public enum ISODate {
     public static func zone(_ label: String) -> TimeZone? {
         if label == "UTC" || label == "GMT" { return TimeZone(identifier: "UTC") }
         let bytes = Array(label.utf8)
-        if bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
+        if bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"),
+            bytes[3] == UInt8(ascii: ":"),
             let h = Int(label.dropFirst().prefix(2)), let m = Int(label.suffix(2))
         {
             return TimeZone(secondsFromGMT: (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60))

@@ -96,6 +96,25 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         }
     }
 
+    override func finishStage(_ final: LifecycleState) {
+        if final == .failed { settleUndelivered() }
+        super.finishStage(final)
+    }
+
+    /// A sink that failed delivers nothing more: what it sent that was neither acknowledged,
+    /// reported failed nor kept in a spool is lost, and counted so (sent = delivered + failed
+    /// + queued).
+    private func settleUndelivered() {
+        let (lost, why) = stats.withLock { s -> (Int, String) in
+            let lost = s.queued - (s.spooled ?? 0)
+            if lost > 0 { s.failed += lost }
+            return (lost, s.failure ?? "the sink failed")
+        }
+        guard lost > 0 else { return }
+        metrics?.failed.increment(by: Int64(lost))
+        publish(.sinkFailed(sink: name, samples: lost, message: why))
+    }
+
     override func endOfInput() throws {
         flushTimer?.cancel()
         flushTimer = nil

@@ -30,6 +30,9 @@ public struct StageStatistics: Sendable, Hashable {
     /// Sinks with an on-disk queue (`mqtt` with `spool`): samples held there, not yet
     /// acknowledged; `nil` for sinks without one.
     public var spooled: Int?
+    /// Sinks: samples sent and neither delivered nor failed yet: in flight, or waiting in a
+    /// spool for the next run. `sent == delivered + failed + queued` always holds.
+    public var queued: Int { kind == .sink ? Swift.max(0, sent - delivered - failed) : 0 }
     /// The first error message, when the stage failed.
     public var failure: String?
 

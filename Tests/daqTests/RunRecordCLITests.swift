@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// The run record with the real `daq` binary: a killed run, a disk that fills up.
+@Suite("daq run record")
+struct RunRecordCLITests {
+    static func temp(_ label: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func json(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func onlyEntry(_ dir: URL) throws -> String {
+        let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        try #require(entries.count == 1, "\(entries)")
+        return dir.appendingPathComponent(entries[0]).path
+    }
+
+    /// kill -9 leaves a manifest that says running: `daq inspect` tells it from a live run,
+    /// `daq repair` closes the logs and marks the run interrupted, and a second repair changes nothing.
+    @Test func aKilledRunIsRecognisedAndRepaired() throws {
+        let dir = try Self.temp("killed")
+        let out = dir.appendingPathComponent("out")
+        let pipeline = dir.appendingPathComponent("killed.yaml")
+        try """
+        name: killed
+        clock: realtime
+        sources:
+          gen: {type: generator, rate: 2000}
+        sinks:
+          json: {type: logger.json, inputs: [gen], directory: "\(out.path)"}
+          jsonl: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
+          csv: {type: logger.csv, inputs: [gen], directory: "\(out.path)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = DAQBinary.url
+        p.arguments = [
+            "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
+        ]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        // Synchronised on the events: every logger has delivered rows to its file.
+        var seen = ""
+        let wanted = ["json", "jsonl", "csv"].map { "\"event\":\"delivered\",\"component\":\"\($0)\"" }
+        while !wanted.allSatisfy(seen.contains) {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        try #require(wanted.allSatisfy(seen.contains), "\(seen.suffix(2000))")
+        let run = try Self.onlyEntry(out)
+        let live = try DAQBinary.run(["inspect", run])
+        #expect(live.status == 0 && live.out.contains(": running"), "\(live)")
+        let notYet = try DAQBinary.run(["repair", run])
+        #expect(notYet.status == 1 && notYet.err.contains("still writing this run; left as it is"), "\(notYet)")
+
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(try Self.json(run + "/manifest.json")["status"] as? String == "running")
+
+        let inspected = try DAQBinary.run(["inspect", run])
+        #expect(inspected.status == 0, "\(inspected)")
+        #expect(inspected.out.contains("interrupted") && inspected.out.contains("daq repair"), "\(inspected.out)")
+
+        let repaired = try DAQBinary.run(["repair", run])
+        #expect(repaired.status == 0, "\(repaired)")
+        let manifest = try Self.json(run + "/manifest.json")
+        #expect(manifest["status"] as? String == "interrupted")
+        #expect(manifest["endDate"] is String)
+        let files = try #require(manifest["files"] as? [[String: Any]])
+        #expect(Set(files.compactMap { $0["path"] as? String }) == ["gen.json", "gen.jsonl", "gen.csv"])
+        for f in files { #expect((f["samples"] as? Int ?? 0) > 0 && f["sha256"] is String, "\(f)") }
+        let log = try Self.json(run + "/gen.json")
+        #expect((log["items"] as? [Any])?.isEmpty == false)
+        for name in ["gen.jsonl", "gen.csv"] {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: run + "/" + name)).last == 0x0A, "\(name)")
+        }
+
+        let before = try FileManager.default.contentsOfDirectory(atPath: run).sorted()
+        let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: run + "/manifest.json"))
+        let again = try DAQBinary.run(["repair", run])
+        #expect(again.status == 0 && again.out.contains("interrupted"), "\(again)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: run).sorted() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: run + "/manifest.json")) == manifestBefore)
+    }
+
+    /// A logger whose files cannot grow (RLIMIT_FSIZE, as a full disk): the run fails, its
+    /// record says so, and the logger's counters add up: what it could not write is failed.
+    @Test func aLoggerOnAFullDiskFailsWithCountersThatAddUp() throws {
+        let dir = try Self.temp("full")
+        let out = dir.appendingPathComponent("out")
+        let pipeline = dir.appendingPathComponent("full.yaml")
+        try """
+        name: full
+        clock: virtual
+        sources:
+          gen: {type: generator, rate: 1000, count: 50000}
+        sinks:
+          log: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        // 64 blocks of 512 bytes per file; SIGXFSZ ignored, so a write past it fails with EFBIG.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = [
+            "-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path,
+            "--status", "never",
+        ]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+
+        let run = try Self.onlyEntry(out)
+        let manifest = try Self.json(run + "/manifest.json")
+        #expect(manifest["status"] as? String == "failed", "\(manifest)")
+        #expect((manifest["failure"] as? String)?.contains("File too large") == true, "\(manifest)")
+        let stages = try #require(manifest["stages"] as? [[String: Any]])
+        let log = try #require(stages.first { $0["name"] as? String == "log" })
+        let (sent, delivered, failed, queued) = (
+            log["sent"] as? Int ?? -1, log["delivered"] as? Int ?? -1, log["failed"] as? Int ?? -1,
+            log["queued"] as? Int ?? -1
+        )
+        #expect(sent > 0 && failed > 0 && queued == 0, "\(log)")
+        #expect(sent == delivered + failed + queued, "\(log)")
+        #expect(!FileManager.default.fileExists(atPath: run + "/manifest.json.tmp"))
+        #expect(stderr.contains("full: failed"), "\(stderr)")
+    }
+
+    /// No file may grow at all: the first manifest cannot be written, so the run does not
+    /// start, says why, and leaves no directory (nor a 0-byte `manifest.json.tmp`).
+    @Test func aRunWhoseRecordCannotBeWrittenDoesNotStart() throws {
+        let dir = try Self.temp("norecord")
+        let out = dir.appendingPathComponent("out")
+        let pipeline = dir.appendingPathComponent("norecord.yaml")
+        try """
+        name: norecord
+        clock: virtual
+        sources:
+          gen: {type: generator, count: 10}
+        sinks:
+          log: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = [
+            "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path, "--status",
+            "never",
+        ]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("cannot start the run record") && stderr.contains("File too large"), "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
+    }
+
+    /// `--set name=../../ESCAPED` is refused before anything is written.
+    @Test func aPipelineNameIsNotAPath() throws {
+        let dir = try Self.temp("name")
+        let out = dir.appendingPathComponent("a/b/out")
+        let pipeline = dir.appendingPathComponent("p.yaml")
+        try """
+        name: fine
+        clock: virtual
+        sources:
+          gen: {type: generator, count: 5}
+        sinks:
+          log: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        for verb in ["validate", "run"] {
+            let r = try DAQBinary.run([verb, pipeline.path, "--set", "name=../../ESCAPED"])
+            #expect(r.status == 2, "\(r)")
+            #expect(r.err.contains("name: '../../ESCAPED' contains '/'"), "\(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("ESCAPED").path))
+    }
+}
