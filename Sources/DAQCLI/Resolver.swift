@@ -8,8 +8,8 @@ import Synchronization
 extension DAQCommand {
     struct Resolver: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The Info Manager reference service.",
-            subcommands: [Serve.self])
+            abstract: "The Info Manager reference service, and its news.",
+            subcommands: [Serve.self, News.self])
     }
 }
 
