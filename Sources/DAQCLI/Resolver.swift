@@ -41,7 +41,9 @@ extension DAQCommand.Resolver {
                   daq resolver serve --data pipelines/elements.yaml --port 8080
                 """)
 
-        @Option(help: "The elements file (YAML or JSON).", completion: .file(extensions: ["yaml", "yml", "json"]))
+        @Option(
+            help: "The elements file (YAML or JSON).",
+            completion: .file(extensions: ["yaml", "yml", "json"]))
         var data: String
 
         @Option(help: "The address to listen on; 0.0.0.0 serves every interface.")
@@ -50,7 +52,9 @@ extension DAQCommand.Resolver {
         @Option(help: "The port; 0 takes a free one (printed on start).")
         var port = 8080
 
-        @Option(name: .customLong("token-env"), help: "Require `Authorization: Bearer` with the token in this environment variable.")
+        @Option(
+            name: .customLong("token-env"),
+            help: "Require `Authorization: Bearer` with the token in this environment variable.")
         var tokenEnv: String?
 
         func run() throws {
@@ -72,17 +76,20 @@ extension DAQCommand.Resolver {
             let port = self.port
             let failure = Mutex<String?>(nil)
             let done = DispatchSemaphore(value: 0)
-            let task = Task {
+            Task {
                 do {
-                    try await server.run(host: host, port: port) { bound in
-                        printOut("daq resolver: serving \(server.elementCount) element(s) from \(server.path) on http://\(host):\(bound)")
+                    try await server.serveUntilSignalled(host: host, port: port) { bound in
+                        printOut(
+                            "daq resolver: serving \(server.elementCount) element(s) from \(server.path) on http://\(host):\(bound)"
+                        )
                     }
                 } catch {
                     failure.withLock { $0 = "\(error)" }
                 }
                 done.signal()
             }
-            let signals = serverSignals(server) { task.cancel() }
+            // The server stops itself on SIGINT and SIGTERM, gracefully; these handlers say so.
+            let signals = serverSignals(server)
             done.wait()
             signals.restore()
             if let message = failure.withLock({ $0 }) {
@@ -93,19 +100,22 @@ extension DAQCommand.Resolver {
     }
 }
 
-/// SIGHUP reloads the elements file; SIGINT and SIGTERM stop the server.
-private func serverSignals(_ server: ReferenceServer, stop: @escaping @Sendable () -> Void) -> SignalSources {
+/// SIGHUP reloads the elements file; SIGINT and SIGTERM, which stop the server through its
+/// own graceful shutdown, are announced.
+private func serverSignals(_ server: ReferenceServer) -> SignalSources {
     SignalSources([SIGHUP, SIGINT, SIGTERM], label: "daq.resolver.signals") { sig in
         guard sig == SIGHUP else {
             printError("daq resolver: stopping")
-            return stop()
+            return
         }
         do throws(ConfigError) {
             let count = try server.reload()
             printOut("daq resolver: reloaded \(server.path): \(count) element(s)")
         } catch {
             for d in error.diagnostics { printError(d.description) }
-            printError("daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content")
+            printError(
+                "daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content"
+            )
         }
     }
 }
