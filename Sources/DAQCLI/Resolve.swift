@@ -21,9 +21,9 @@ extension DAQCommand {
                 Exit status:
                   0   RESOLVED or NODATA
                   3   UNRESOLVED: the service could not be reached or did not answer in time
-                  4   UNRESOLVED: the service answered with an error status (after the \
-                retries for 5xx and 429), or with something that is not the element asked \
-                for (not JSON, another id or input type, too large)
+                  4   UNRESOLVED: the service answered with an error status (after
+                      retrying 5xx and 429) or not with the element asked for
+                      (not JSON, another id or input type, too large)
                   64  usage error (no URL, an invalid URL or language)
 
                 Examples:
@@ -34,7 +34,7 @@ extension DAQCommand {
         @Argument(help: "The id: a barcode's digits, a beacon's module id, an NFC tag id.")
         var id: String
 
-        @Option(name: .customLong("type"), help: "The kind of id: barcode, beacon or nfc.")
+        @Option(name: .customLong("type"), help: "The kind of id, sent as input_type.")
         var inputType: InputType = .barcode
 
         @OptionGroup var service: ServiceOptions

@@ -30,15 +30,22 @@ extension DAQCommand.Resolver {
                       content:
                         en: { name: Pencil, description: HB pencil, url: "https://example.org/p/1" }
                         de: { name: Bleistift, description: HB-Bleistift }
-                  news:
+                  news:                            # one text per language, or a list:
                     en-GB: "Maintenance on Sunday"
+                  # news:
+                  #   - {id: m1, updated: "2026-10-01T08:00:00Z", text: {en-GB: "…"}}
+
+                News items answer like elements: in the first listed language they have, else \
+                their own first language (200); 404 only when there is no news. Other methods \
+                than GET get 405 with Allow: GET; a bad id encoding or input_type gets 400.
 
                 Every problem in the file is reported with its line and column before anything \
                 is served. SIGHUP reads the file again; a file with problems is reported and \
-                the old content keeps being served. SIGINT or SIGTERM stops the server.
+                the old content keeps being served. SIGINT or SIGTERM stops the server \
+                gracefully (requests in progress finish; exit status 0).
 
                 Example:
-                  daq resolver serve --data pipelines/elements.yaml --port 8080
+                  daq resolver serve --data recordings/elements.yaml --port 8080
                 """)
 
         @Option(
