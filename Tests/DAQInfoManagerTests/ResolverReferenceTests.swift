@@ -88,7 +88,8 @@ struct ResolverReferenceTests {
         let (server, url) = try ResolverFixtures.referenceServer(elements: Self.elements, in: dir)
         defer { server.stop() }
         // "04:A2:2B:1A" is an nfc element; the resolver asks for barcodes.
-        let out = try ResolverFixtures.resolve(["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)", in: dir)
+        let out = try ResolverFixtures.resolve(
+            ["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)\ninput_type: barcode", in: dir)
         #expect(out.strings("resolve_state") == ["UNRESOLVED", "RESOLVED"])
         #expect(out.strings("name") == [nil, "Pencil"])
         #expect(
@@ -100,7 +101,11 @@ struct ResolverReferenceTests {
         let recorder = try TestHTTPServer { path, _ in .respond(status: 404, body: Array(#"{"error":"no"}"#.utf8)) }
         defer { recorder.stop() }
         _ = try ResolverFixtures.resolve(["x"], settings: "base_url: \(recorder.url)\ninput_type: beacon", in: dir)
-        #expect(recorder.paths == ["/v1/elements/x?lang=en&input_type=beacon"])
+        // Unset (ids of mixed kinds): nothing is sent, and any type is taken.
+        _ = try ResolverFixtures.resolve(["y"], settings: "base_url: \(recorder.url)", in: dir)
+        #expect(recorder.paths == ["/v1/elements/x?lang=en&input_type=beacon", "/v1/elements/y?lang=en"])
+        let mixed = try ResolverFixtures.resolve(["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)", in: dir)
+        #expect(mixed.strings("resolve_state") == ["RESOLVED", "RESOLVED"])
     }
 
     @Test func bearerTokenIsSentAndAMissingOneIsReported() throws {
