@@ -31,7 +31,7 @@ public struct DAQCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Run.self, Validate.self, Test.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolver.self,
+            Run.self, Validate.self, Test.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolve.self, Resolver.self,
             Schema.self, Tap.self, Top.self, Control.self,
         ]
     )

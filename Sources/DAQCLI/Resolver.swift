@@ -8,8 +8,8 @@ import Synchronization
 extension DAQCommand {
     struct Resolver: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The Info Manager reference service.",
-            subcommands: [Serve.self])
+            abstract: "The Info Manager reference service, and its news.",
+            subcommands: [Serve.self, News.self])
     }
 }
 
@@ -30,18 +30,27 @@ extension DAQCommand.Resolver {
                       content:
                         en: { name: Pencil, description: HB pencil, url: "https://example.org/p/1" }
                         de: { name: Bleistift, description: HB-Bleistift }
-                  news:
+                  news:                            # one text per language, or a list:
                     en-GB: "Maintenance on Sunday"
+                  # news:
+                  #   - {id: m1, updated: "2026-10-01T08:00:00Z", text: {en-GB: "…"}}
+
+                News items answer like elements: in the first listed language they have, else \
+                their own first language (200); 404 only when there is no news. Other methods \
+                than GET get 405 with Allow: GET; a bad id encoding or input_type gets 400.
 
                 Every problem in the file is reported with its line and column before anything \
                 is served. SIGHUP reads the file again; a file with problems is reported and \
-                the old content keeps being served. SIGINT or SIGTERM stops the server.
+                the old content keeps being served. SIGINT or SIGTERM stops the server \
+                gracefully (requests in progress finish; exit status 0).
 
                 Example:
-                  daq resolver serve --data pipelines/elements.yaml --port 8080
+                  daq resolver serve --data recordings/elements.yaml --port 8080
                 """)
 
-        @Option(help: "The elements file (YAML or JSON).", completion: .file(extensions: ["yaml", "yml", "json"]))
+        @Option(
+            help: "The elements file (YAML or JSON).",
+            completion: .file(extensions: ["yaml", "yml", "json"]))
         var data: String
 
         @Option(help: "The address to listen on; 0.0.0.0 serves every interface.")
@@ -50,7 +59,9 @@ extension DAQCommand.Resolver {
         @Option(help: "The port; 0 takes a free one (printed on start).")
         var port = 8080
 
-        @Option(name: .customLong("token-env"), help: "Require `Authorization: Bearer` with the token in this environment variable.")
+        @Option(
+            name: .customLong("token-env"),
+            help: "Require `Authorization: Bearer` with the token in this environment variable.")
         var tokenEnv: String?
 
         func run() throws {
@@ -72,17 +83,20 @@ extension DAQCommand.Resolver {
             let port = self.port
             let failure = Mutex<String?>(nil)
             let done = DispatchSemaphore(value: 0)
-            let task = Task {
+            Task {
                 do {
-                    try await server.run(host: host, port: port) { bound in
-                        printOut("daq resolver: serving \(server.elementCount) element(s) from \(server.path) on http://\(host):\(bound)")
+                    try await server.serveUntilSignalled(host: host, port: port) { bound in
+                        printOut(
+                            "daq resolver: serving \(server.elementCount) element(s) from \(server.path) on http://\(host):\(bound)"
+                        )
                     }
                 } catch {
                     failure.withLock { $0 = "\(error)" }
                 }
                 done.signal()
             }
-            let signals = serverSignals(server) { task.cancel() }
+            // The server stops itself on SIGINT and SIGTERM, gracefully; these handlers say so.
+            let signals = serverSignals(server)
             done.wait()
             signals.restore()
             if let message = failure.withLock({ $0 }) {
@@ -93,19 +107,22 @@ extension DAQCommand.Resolver {
     }
 }
 
-/// SIGHUP reloads the elements file; SIGINT and SIGTERM stop the server.
-private func serverSignals(_ server: ReferenceServer, stop: @escaping @Sendable () -> Void) -> SignalSources {
+/// SIGHUP reloads the elements file; SIGINT and SIGTERM, which stop the server through its
+/// own graceful shutdown, are announced.
+private func serverSignals(_ server: ReferenceServer) -> SignalSources {
     SignalSources([SIGHUP, SIGINT, SIGTERM], label: "daq.resolver.signals") { sig in
         guard sig == SIGHUP else {
             printError("daq resolver: stopping")
-            return stop()
+            return
         }
         do throws(ConfigError) {
             let count = try server.reload()
             printOut("daq resolver: reloaded \(server.path): \(count) element(s)")
         } catch {
             for d in error.diagnostics { printError(d.description) }
-            printError("daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content")
+            printError(
+                "daq resolver: \(server.path) not reloaded: \(error.diagnostics.count) problem(s); still serving the previous content"
+            )
         }
     }
 }

@@ -28,7 +28,34 @@ import Testing
         #expect(file.answer(id: "4006381333931", languages: ["fr", "en"])?.name == "Pencil")
         #expect(file.answer(id: "0012", languages: ["en"])?.imageURL == "https://example.org/door.png")
         #expect(file.answer(id: "12", languages: ["en"]) == nil)  // an unquoted id keeps its text
-        #expect(file.news(languages: ["en"]) == NewsAnswer(language: "en-GB", text: "Maintenance on Sunday"))
+        #expect(file.news(languages: ["en"]) == NewsAnswer(items: [NewsItemAnswer(id: "news", language: "en-GB", text: "Maintenance on Sunday")]))
+    }
+
+    @Test func newsIsAListOfItemsEachInItsBestLanguage() throws {
+        let text = """
+            elements: []
+            news:
+              - {id: a, updated: "2026-11-01T10:00:00Z", text: {en: One, de: Eins}}
+              - {id: b, text: {fr: Deux}}
+            """
+        let file = try ElementFile(text: text, file: "e.yaml")
+        let news = try #require(file.news(languages: ["de"]))
+        #expect(news.items == [
+            NewsItemAnswer(id: "a", language: "de", text: "Eins", updated: "2026-11-01T10:00:00Z"),
+            NewsItemAnswer(id: "b", language: "fr", text: "Deux"),
+        ])
+        #expect(news.language == "de" && news.text == "Eins")
+        #expect(try ElementFile(text: "elements: []\n", file: "e.yaml").news(languages: ["en"]) == nil)
+        let bad = "elements: []\nnews:\n  - {id: a, text: {en: One}, colour: red}\n  - {id: a, text: {en: Two}}\n  - {text: {xx_YY: Three}}\n"
+        #expect {
+            try ElementFile(text: bad, file: "e.yaml")
+        } throws: { error in
+            let messages = (error as? ConfigError)?.diagnostics.map(\.description) ?? []
+            return messages.contains { $0.hasPrefix("e.yaml:3:30: error: news.0.colour: unknown key") }
+                && messages.contains { $0.contains("news.1.id: id 'a' given twice") }
+                && messages.contains { $0.contains("news.2: missing 'id'") }
+                && messages.contains { $0.contains("'xx_YY' is not a language tag") }
+        }
     }
 
     @Test func jsonFilesReadTheSame() throws {

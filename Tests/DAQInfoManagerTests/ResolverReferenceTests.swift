@@ -18,7 +18,7 @@ struct ResolverReferenceTests {
             content:
               en-US: { name: Slashed }
           - id: "Grüße 👋"
-            input_type: nfc
+            input_type: barcode
             content:
               fr: { name: Salutations }
               de-AT: { name: Grüß Gott }
@@ -26,6 +26,10 @@ struct ResolverReferenceTests {
             input_type: barcode
             content:
               en: { name: Literal percent }
+          - id: "04:A2:2B:1A"
+            input_type: nfc
+            content:
+              en: { name: Door tag }
         news:
           en-GB: Maintenance on Sunday
         """
@@ -77,6 +81,31 @@ struct ResolverReferenceTests {
         let out = try ResolverFixtures.resolve(["a/b?c d", "Grüße 👋", "%41+&="], settings: "base_url: \(url)", in: dir)
         #expect(out.strings("resolve_state") == ["RESOLVED", "RESOLVED", "RESOLVED"])
         #expect(out.strings("name") == ["Slashed", "Salutations", "Literal percent"])
+    }
+
+    @Test func inputTypeIsSentAndAnAnswerOfAnotherTypeIsAWarningNamingTheId() throws {
+        let dir = try ResolverFixtures.scratch()
+        let (server, url) = try ResolverFixtures.referenceServer(elements: Self.elements, in: dir)
+        defer { server.stop() }
+        // "04:A2:2B:1A" is an nfc element; the resolver asks for barcodes.
+        let out = try ResolverFixtures.resolve(
+            ["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)\ninput_type: barcode", in: dir)
+        #expect(out.strings("resolve_state") == ["UNRESOLVED", "RESOLVED"])
+        #expect(out.strings("name") == [nil, "Pencil"])
+        #expect(
+            ResolverFixtures.messages(out).contains("'04:A2:2B:1A': the service answered '04:A2:2B:1A' with input_type nfc, not barcode"),
+            "\(ResolverFixtures.messages(out))")
+        let nfc = try ResolverFixtures.resolve(["04:A2:2B:1A"], settings: "base_url: \(url)\ninput_type: nfc", in: dir)
+        #expect(nfc.strings("resolve_state") == ["RESOLVED"])
+        // What goes over the wire.
+        let recorder = try TestHTTPServer { path, _ in .respond(status: 404, body: Array(#"{"error":"no"}"#.utf8)) }
+        defer { recorder.stop() }
+        _ = try ResolverFixtures.resolve(["x"], settings: "base_url: \(recorder.url)\ninput_type: beacon", in: dir)
+        // Unset (ids of mixed kinds): nothing is sent, and any type is taken.
+        _ = try ResolverFixtures.resolve(["y"], settings: "base_url: \(recorder.url)", in: dir)
+        #expect(recorder.paths == ["/v1/elements/x?lang=en&input_type=beacon", "/v1/elements/y?lang=en"])
+        let mixed = try ResolverFixtures.resolve(["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)", in: dir)
+        #expect(mixed.strings("resolve_state") == ["RESOLVED", "RESOLVED"])
     }
 
     @Test func bearerTokenIsSentAndAMissingOneIsReported() throws {

@@ -16,7 +16,7 @@ final class InfoManagerClient: Sendable {
         case noData
     }
 
-    /// Why an id could not be resolved.
+    /// Why an id (or the news) could not be read.
     struct Failure: Error, Sendable, CustomStringConvertible {
         enum Kind: Sendable { case unreachable, timeout, status, malformed, tooLarge }
         var kind: Kind
@@ -31,15 +31,24 @@ final class InfoManagerClient: Sendable {
     private let http: HTTPClient
     private let base: String
     private let query: String
+    private let inputType: InputType?
     private let token: String?
     private let timeout: TimeAmount
     private let retries: Int
     private let backoff: Double
 
-    init(baseURL: String, languages: [String], token: String?, timeout: Double, retries: Int, backoff: Double, maxInFlight: Int) {
+    /// - Parameter inputType: Sent as `input_type` with every element request, and the type
+    ///   every answer must have; `nil` for a client that only reads the news.
+    init(
+        baseURL: String, languages: [String], inputType: InputType?, token: String?, timeout: Double,
+        retries: Int,
+        backoff: Double, maxInFlight: Int
+    ) {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .nanoseconds(Int64(timeout * 1e9)), read: .nanoseconds(Int64(timeout * 1e9)))
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxInFlight)
+        configuration.timeout = .init(
+            connect: .nanoseconds(Int64(timeout * 1e9)), read: .nanoseconds(Int64(timeout * 1e9)))
+        configuration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxInFlight)
         // A refused connection fails the attempt at once; `retries` decides what follows. The
         // pool's own retrying would hold each refused request until its timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -47,6 +56,7 @@ final class InfoManagerClient: Sendable {
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         query = "lang=" + PercentEncoding.component(languages.joined(separator: ","))
+        self.inputType = inputType
         self.token = token
         self.timeout = .nanoseconds(Int64(timeout * 1e9))
         self.retries = retries
@@ -57,6 +67,7 @@ final class InfoManagerClient: Sendable {
     /// are percent-encoded.
     func url(for id: String) -> String {
         "\(base)/v1/elements/\(PercentEncoding.component(id))?\(query)"
+            + (inputType.map { "&input_type=\($0.rawValue)" } ?? "")
     }
 
     /// Looks `id` up, retrying outages, 5xx and 429 with exponential backoff and jitter;
@@ -66,14 +77,27 @@ final class InfoManagerClient: Sendable {
     /// Dispatch queues, and a lookup must not wait for a thread of Swift's cooperative pool,
     /// which a host (a test runner, an app) may keep busy.
     func element(_ id: String, completion: @escaping @Sendable (Result<Answer, Failure>) -> Void) {
-        attempt(id, number: 0, completion: completion)
+        attempt(
+            url(for: id), number: 0, decode: { self.answer(id, status: $0, body: $1) },
+            completion: completion)
     }
 
-    private func attempt(_ id: String, number: Int, completion: @escaping @Sendable (Result<Answer, Failure>) -> Void) {
-        once(id).whenComplete { [self] outcome in
-            let result: Result<Answer, Failure>
+    /// Reads the news (`nil`: the service has none), retrying as ``element(_:completion:)`` does.
+    func news(completion: @escaping @Sendable (Result<NewsAnswer?, Failure>) -> Void) {
+        attempt(
+            "\(base)/v1/news?\(query)", number: 0, decode: { Self.decodeNews(status: $0, body: $1) },
+            completion: completion)
+    }
+
+    private func attempt<T: Sendable>(
+        _ url: String, number: Int,
+        decode: @escaping @Sendable (HTTPResponseStatus, ByteBuffer) -> Result<T, Failure>,
+        completion: @escaping @Sendable (Result<T, Failure>) -> Void
+    ) {
+        once(url).whenComplete { [self] outcome in
+            let result: Result<T, Failure>
             switch outcome {
-            case .success(let r): result = r
+            case .success(let (status, body)): result = decode(status, body)
             case .failure(let error): result = .failure(classify(error))
             }
             guard case .failure(let failure) = result, number < retries, Self.isRetryable(failure) else {
@@ -84,7 +108,7 @@ final class InfoManagerClient: Sendable {
             let delay = backoff * Double(1 << min(number, 16))
             let wait = delay / 2 + Double.random(in: 0...(delay / 2))
             http.eventLoopGroup.next().scheduleTask(in: .nanoseconds(Int64(wait * 1e9))) {
-                self.attempt(id, number: number + 1, completion: completion)
+                self.attempt(url, number: number + 1, decode: decode, completion: completion)
             }
         }
     }
@@ -92,50 +116,91 @@ final class InfoManagerClient: Sendable {
     private static func isRetryable(_ failure: Failure) -> Bool {
         switch failure.kind {
         case .unreachable, .timeout: return true
-        case .status: return failure.description.hasPrefix("HTTP 5") || failure.description.hasPrefix("HTTP 429")
+        case .status:
+            return failure.description.hasPrefix("HTTP 5") || failure.description.hasPrefix("HTTP 429")
         case .malformed, .tooLarge: return false
         }
     }
 
-    private func once(_ id: String) -> EventLoopFuture<Result<Answer, Failure>> {
+    private func once(_ url: String) -> EventLoopFuture<BoundedBody.Response> {
         let request: HTTPClient.Request
         do {
             var headers = HTTPHeaders([("Accept", "application/json")])
             if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
-            request = try HTTPClient.Request(url: url(for: id), method: .GET, headers: headers)
+            request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
         } catch {
-            return http.eventLoopGroup.next().makeSucceededFuture(.failure(Failure(kind: .unreachable, description: "\(error)")))
+            return http.eventLoopGroup.next().makeFailedFuture(error)
         }
-        let task = http.execute(request: request, delegate: BoundedBody(limit: Self.maxBodyBytes), deadline: .now() + timeout)
-        return task.futureResult.map { status, body in self.answer(id, status: status, body: body) }
+        return http.execute(
+            request: request, delegate: BoundedBody(limit: Self.maxBodyBytes), deadline: .now() + timeout
+        ).futureResult
     }
 
-    private func answer(_ id: String, status: HTTPResponseStatus, body: ByteBuffer) -> Result<Answer, Failure> {
+    private func answer(_ id: String, status: HTTPResponseStatus, body: ByteBuffer) -> Result<
+        Answer, Failure
+    > {
         if status == .notFound { return .success(.noData) }
-        guard status == .ok else {
-            return .failure(Failure(kind: .status, description: "HTTP \(status.code) \(status.reasonPhrase)"))
-        }
+        guard status == .ok else { return .failure(Self.statusFailure(status)) }
         do {
             let answer = try JSONDecoder().decode(ElementAnswer.self, from: Data(body.readableBytesView))
             guard answer.id == id else {
-                return .failure(Failure(kind: .malformed, description: "the service answered for id '\(answer.id)', not '\(id)'"))
+                return .failure(
+                    Failure(
+                        kind: .malformed, description: "the service answered for id '\(answer.id)', not '\(id)'"
+                    ))
+            }
+            if let inputType, answer.inputType != inputType {
+                return .failure(
+                    Failure(
+                        kind: .malformed,
+                        description:
+                            "the service answered '\(id)' with input_type \(answer.inputType.rawValue), not \(inputType.rawValue)"
+                    ))
             }
             return .success(.element(answer))
         } catch {
-            return .failure(Failure(kind: .malformed, description: "the service's answer is not an element: \(Self.describe(error))"))
+            return .failure(
+                Failure(
+                    kind: .malformed,
+                    description: "the service's answer is not an element: \(Self.describe(error))"))
         }
+    }
+
+    private static func decodeNews(status: HTTPResponseStatus, body: ByteBuffer) -> Result<
+        NewsAnswer?, Failure
+    > {
+        if status == .notFound { return .success(nil) }
+        guard status == .ok else { return .failure(statusFailure(status)) }
+        do {
+            return .success(try JSONDecoder().decode(NewsAnswer.self, from: Data(body.readableBytesView)))
+        } catch {
+            return .failure(
+                Failure(
+                    kind: .malformed, description: "the service's answer is not news: \(describe(error))"))
+        }
+    }
+
+    private static func statusFailure(_ status: HTTPResponseStatus) -> Failure {
+        Failure(kind: .status, description: "HTTP \(status.code) \(status.reasonPhrase)")
     }
 
     private func classify(_ error: any Error) -> Failure {
         if error is BoundedBody.TooLarge {
-            return Failure(kind: .tooLarge, description: "the service sent more than \(Self.maxBodyBytes) bytes for one element")
+            return Failure(
+                kind: .tooLarge,
+                description: "the service sent more than \(Self.maxBodyBytes) bytes for one element")
         }
-        if let e = error as? HTTPClientError, e == .deadlineExceeded || e == .readTimeout || e == .connectTimeout {
-            return Failure(kind: .timeout, description: "no answer from \(base) within \(Double(timeout.nanoseconds) / 1e9) s")
+        if let e = error as? HTTPClientError,
+            e == .deadlineExceeded || e == .readTimeout || e == .connectTimeout
+        {
+            return Failure(
+                kind: .timeout,
+                description: "no answer from \(base) within \(Double(timeout.nanoseconds) / 1e9) s")
         }
         let text = "\(error)"
         // NIO's description of a refused connect is long and technical; the user needs the fact.
-        let reason = text.contains("Connection refused") ? "connection refused (is the service running?)" : text
+        let reason =
+            text.contains("Connection refused") ? "connection refused (is the service running?)" : text
         return Failure(kind: .unreachable, description: "cannot reach \(base): \(reason)")
     }
 
@@ -152,6 +217,11 @@ final class InfoManagerClient: Sendable {
     /// Closes the connections; called once the stage is done with the client.
     func shutdown() {
         try? http.syncShutdown()
+    }
+
+    /// Closes the connections, for `async` callers.
+    func shutdown() async {
+        try? await http.shutdown()
     }
 
     /// Closes the connections without waiting, from any thread: for a stage that failed and so
@@ -171,7 +241,8 @@ enum PercentEncoding {
         for b in text.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"),
                 UInt8(ascii: "~"):
                 out.append(b)
             default:

@@ -14,18 +14,27 @@ import Yams
 ///   en-GB: "Maintenance on Sunday"
 /// ```
 ///
+/// `news` is either one text per language, as above (one item, id `news`), or a list of items:
+///
+/// ```yaml
+/// news:
+///   - id: maintenance
+///     updated: "2026-10-01T08:00:00Z"
+///     text: { en-GB: "Maintenance on Sunday", de: "Wartung am Sonntag" }
+/// ```
+///
 /// Every problem in the file is reported, each with its line and column, before anything is
 /// served: a server must not start (or reload) half a file.
 public struct ElementFile: Sendable {
     /// The elements by id.
     public private(set) var elements: [String: Element] = [:]
-    /// The news text per language, in file order.
-    public private(set) var news: [(language: String, text: String)] = []
+    /// The news items, in file order.
+    public private(set) var news: [NewsItem] = []
 
     /// Elements files can be large catalogues; larger than this is a mistake.
     public static let maxBytes = 64 << 20
 
-    public init(elements: [Element], news: [(language: String, text: String)] = []) {
+    public init(elements: [Element], news: [NewsItem] = []) {
         for e in elements { self.elements[e.id] = e }
         self.news = news
     }
@@ -33,7 +42,9 @@ public struct ElementFile: Sendable {
     /// Reads the file at `path`.
     /// - Throws: ``ConfigError`` with every problem found.
     public init(path: String) throws(ConfigError) {
-        try self.init(node: YAMLFile.compose(path: path, limit: Self.maxBytes, kind: "an elements file (YAML or JSON)"), file: path)
+        try self.init(
+            node: YAMLFile.compose(
+                path: path, limit: Self.maxBytes, kind: "an elements file (YAML or JSON)"), file: path)
     }
 
     /// Reads a file's text; `file` names it in messages.
@@ -44,18 +55,25 @@ public struct ElementFile: Sendable {
     private init(node root: Node, file: String) throws(ConfigError) {
         var problems = ElementFileProblems(file: file)
         guard let top = root.mapping else {
-            throw ConfigError([problems.diagnostic(root, "", "expected a mapping with 'elements' (and optionally 'news'), found \(root.kindName)")])
+            throw ConfigError([
+                problems.diagnostic(
+                    root, "",
+                    "expected a mapping with 'elements' (and optionally 'news'), found \(root.kindName)")
+            ])
         }
         for (key, value) in top {
             switch key.string ?? "" {
             case "elements": readElements(value, &problems)
-            case "news": news = problems.languageMap(value, "news", expected: "text") { $0.string }
+            case "news": news = problems.news(value)
             default: problems.add(key, key.string ?? "", "unknown key; expected 'elements' or 'news'")
             }
         }
         if top["elements"] == nil { problems.add(root, "", "missing 'elements'") }
         if !problems.diagnostics.isEmpty {
-            throw ConfigError(problems.diagnostics.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) })
+            throw ConfigError(
+                problems.diagnostics.sorted {
+                    ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0)
+                })
         }
     }
 

@@ -4,11 +4,17 @@ import DAQCore
 enum ResolvedElementJSON {
     /// Appends `{"id", "input_type", "state", "uptime", "timestamp", "stepPath"?, "input", "data"}`
     /// and a newline; `input` is the first (only) sample of `input`, `data` null without an answer.
-    static func append(id: String, inputType: InputType, outcome: ResolveOutcome, input: Batch, to out: inout [UInt8]) {
+    /// `input_type` is the configured one, else the answer's, else null.
+    static func append(id: String, inputType: InputType?, outcome: ResolveOutcome, input: Batch, to out: inout [UInt8])
+    {
         out.append(contentsOf: #"{"id":"#.utf8)
         JSONEncoding.appendString(id, to: &out)
         out.append(contentsOf: #","input_type":"#.utf8)
-        JSONEncoding.appendString(inputType.rawValue, to: &out)
+        if let type = inputType ?? outcome.answer?.inputType {
+            JSONEncoding.appendString(type.rawValue, to: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
         out.append(contentsOf: #","state":"#.utf8)
         JSONEncoding.appendString(outcome.state.rawValue, to: &out)
         out.append(contentsOf: #","uptime":"#.utf8)

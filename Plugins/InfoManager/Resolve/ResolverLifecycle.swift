@@ -38,7 +38,7 @@ final class ResolverLifecycle {
         if settings.enabled {
             let token = settings.tokenEnv.isEmpty ? nil : ProcessInfo.processInfo.environment[settings.tokenEnv]
             client = InfoManagerClient(
-                baseURL: settings.baseURL, languages: settings.languages, token: token, timeout: settings.timeout.value,
+                baseURL: settings.baseURL, languages: settings.languages, inputType: settings.inputType, token: token, timeout: settings.timeout.value,
                 retries: settings.retries, backoff: settings.backoff.value, maxInFlight: settings.maxInFlight)
         }
         resolver = Resolver(client: client, cache: cache, maxInFlight: settings.maxInFlight, context: context)

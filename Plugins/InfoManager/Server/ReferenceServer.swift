@@ -45,14 +45,43 @@ public final class ReferenceServer: Sendable {
     /// - Parameter onRunning: Called with the port once the server listens.
     /// - Parameter logger: Where the server logs; a test runner passes a quiet one.
     public func run(
-        host: String, port: Int, logger: Logger? = nil, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String, port: Int, logger: Logger? = nil,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
-        let app = Application(
-            router: router(),
+        try await application(host: host, port: port, logger: logger, onRunning: onRunning).run()
+    }
+
+    /// Serves on `host:port` until SIGTERM or SIGINT, then lets the requests in progress finish
+    /// and returns: a stop is not an error (cancelling ``run(host:port:logger:onRunning:)``
+    /// makes the HTTP server log one).
+    /// - Parameter onRunning: Called with the port once the server listens.
+    /// - Parameter logger: Where the server logs.
+    public func serveUntilSignalled(
+        host: String, port: Int, logger: Logger? = nil,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        try await application(host: host, port: port, logger: logger, onRunning: onRunning).runService()
+    }
+
+    private func application(
+        host: String, port: Int, logger: Logger?, onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol {
+        let routes = router().buildResponder()
+        // Any method but GET on a path the service has is 405 with `Allow`, as RFC 9110 asks,
+        // not the router's 404: methods it has never heard of (QUERY) included.
+        let responder = CallbackResponder<BasicRequestContext> { request, context in
+            guard request.method != .get, Self.serves(request.uri.path) else {
+                return try await routes.respond(to: request, context: context)
+            }
+            var response = Self.json(.methodNotAllowed, ["error": "only GET is allowed here"])
+            response.headers[.allow] = "GET"
+            return response
+        }
+        return Application(
+            responder: responder,
             configuration: .init(address: .hostname(host, port: port), serverName: "daq-resolver"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await app.run()
     }
 
     private func router() -> Router<BasicRequestContext> {
@@ -62,6 +91,11 @@ public final class ReferenceServer: Sendable {
             // The router hands the segment over still percent-encoded, so `/` in an id survives.
             guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
                 return Self.json(.badRequest, ["error": "the id is not valid percent-encoded UTF-8"])
+            }
+            // Answers carry their element's own type; the client checks it against what it sent.
+            if let type = request.uri.queryParameters.get("input_type"), InputType(rawValue: type) == nil {
+                return Self.json(
+                    .badRequest, ["error": "unknown input_type '\(type)'; expected beacon, barcode or nfc"])
             }
             let languages = LanguagePriority.parse(request.uri.queryParameters.get("lang"))
             guard let answer = self.data.withLock({ $0.answer(id: id, languages: languages) }) else {
@@ -78,6 +112,16 @@ public final class ReferenceServer: Sendable {
             return Self.json(.ok, news)
         }
         return router
+    }
+
+    /// Whether `path` (still percent-encoded) is one of the service's: `/v1/news` or
+    /// `/v1/elements/{id}`.
+    private static func serves(_ path: String) -> Bool {
+        let prefix = "/v1/elements/"
+        if path == "/v1/news" { return true }
+        guard path.hasPrefix(prefix) else { return false }
+        let id = path.dropFirst(prefix.count)
+        return !id.isEmpty && !id.contains("/")
     }
 
     /// A 401 when a token is required and the request does not carry it.

@@ -65,6 +65,17 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         }
     }
 
+    /// A source asked to be read again at run-clock `uptime` (a poll interval ends): the pacing
+    /// timer wakes the stage then. While samples wait for their time the timer is theirs; the
+    /// read after they go out lets the source ask again. Under the virtual clock nothing is
+    /// armed: time there moves with the data.
+    override func requestTick(atUptime uptime: Double) {
+        queue.async {
+            guard self.pending == nil, !self.lifecycle.state.isFinal else { return }
+            self.arm(for: uptime)
+        }
+    }
+
     func resumeFromPause() {
         queue.async { self.pump() }
     }

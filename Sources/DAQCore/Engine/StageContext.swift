@@ -97,6 +97,9 @@ public final class StageContext: Sendable {
     /// Asks for ``Transform/tick(now:context:)`` when the run clock reaches `uptime`; a later
     /// request replaces an earlier one. Under the virtual clock the tick comes by data time:
     /// before the first batch stamped at or after `uptime`, or at the end of input.
+    ///
+    /// A source that returned ``SourceStatus/idle`` is read again at `uptime` (a poll's next
+    /// time) with no timer of its own; under the virtual clock no such wake comes.
     public func requestTick(atUptime uptime: Double) {
         stage?.requestTick(atUptime: uptime)
     }
