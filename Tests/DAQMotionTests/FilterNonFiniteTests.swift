@@ -60,3 +60,24 @@ import Testing
         #expect(out.map { $0["x_lp"] } == [.double(0), .double(1), .null, .double(2.5)])
     }
 }
+
+/// Resampling across a NaN: the points between it and its neighbours are null, the ones after
+/// interpolate as before, and the NaN is counted.
+@Suite struct ResampleNonFiniteTests {
+    @Test func onlyThePointsNextToANaNAreNull() throws {
+        let h = try TransformHarness(ResampleTransform.self, config: "rate: 20")
+        let xs: [Double] = [0, 1, .nan, 3, 4]
+        let input = xs.enumerated().map { i, x in
+            Sample(timestamp: Double(i) / 10, uptime: Double(i) / 10, fields: ["x": .double(x)])
+        }
+        let out = try h.push(input) + h.finish()
+        let values = out.map { $0["x"]?.doubleValue }
+        let expected: [Double?] = [0, 0.5, nil, nil, nil, nil, 3, 3.5, 4]
+        #expect(values.count == expected.count, "\(values)")
+        #expect(
+            zip(values, expected).allSatisfy { a, b in a == nil ? b == nil : b.map { close(a!, $0) } == true },
+            "\(values)")
+        let warnings = h.events.compactMap { if case .warning(_, let m) = $0 { m } else { nil } }
+        #expect(warnings == ["x is NaN at uptime 0.2 s: the outputs between it and its neighbours are null"])
+    }
+}
