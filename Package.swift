@@ -94,6 +94,8 @@ let package = Package(
             name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQTransport", "DAQTesting"],
             path: "Benchmarks/daq-bench"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
+        .executableTarget(
+            name: "readers-fuzz", dependencies: ["DAQMotion", "DAQCore", "DAQTesting"], path: "Fuzz/readers-fuzz"),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what the tests need on a fresh Debian machine with
 # the Swift toolchain (Mosquitto among them), builds every product, runs the whole test suite,
-# then fuzzes the BLE parsers for 60 seconds.
+# then fuzzes the BLE parsers for 60 seconds and the recording readers for 100.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +43,8 @@ swift build --build-tests
 swift test --skip-build --no-parallel
 # The BLE parsers take bytes from radios and files nobody vetted: a fixed fuzzing run.
 FUZZ_SECONDS=${FUZZ_SECONDS:-60} ./scripts/fuzz-ble.sh
+# So do the readers of recordings (gzip, CSV, device files): 20 seconds per target, five targets.
+FUZZ_SECONDS=${READERS_FUZZ_SECONDS:-20} ./scripts/fuzz-readers.sh
 
 # The custom-plugin example (Examples/CustomPlugin) builds against this checkout, its tests pass,
 # `daq-custom plugins` lists and documents its plugins, and its pipeline writes the right output.

@@ -5,7 +5,10 @@ import Foundation
 enum RunSummary {
     static func text(_ result: RunResult, pipeline: String) -> String {
         let seconds = max(result.endDate - result.startDate, 0)
-        var lines = ["\(pipeline): \(result.state.rawValue) in \(String(format: "%.2f", seconds)) s"]
+        // A run that finished past damaged input or skipped rows does not read as a clean one.
+        let errors = result.stages.reduce(0) { $0 + $1.errors }
+        let state = result.state == .finished && errors > 0 ? "finished with \(errors) error(s)" : result.state.rawValue
+        var lines = ["\(pipeline): \(state) in \(String(format: "%.2f", seconds)) s"]
         if let failure = result.failure { lines.append("  failure: \(failure)") }
         for problem in result.recordProblems { lines.append("  record: \(problem)") }
         // Queued and spooled columns only when a sink has some, so other runs read as before;

@@ -152,7 +152,8 @@ final class CSVRecordingReader: RecordingReader {
             notes.append("times in '\(column)' are date-time text")
             return
         }
-        let (detected, why) = TimeUnit.detect(column: column, values: numeric)
+        // A NaN time is a bad row later; it says nothing about the unit.
+        let (detected, why) = TimeUnit.detect(column: column, values: numeric.filter(\.isFinite))
         unit = detected
         notes.append("times in '\(column)' taken as \(detected.rawValue): \(why); set time_unit to override")
     }

@@ -47,13 +47,13 @@ final class JSONRecordingReader: RecordingReader {
             let line = reader.lineNumber
             if lines {
                 guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
-                do { pending.append((try JSONParser.parse(bytes), line)) } catch {
+                do { pending.append((try JSONParser.parse(bytes, allowNonFinite: true), line)) } catch {
                     parseError = BadRow(path: path, line: line, message: "invalid JSON: \(error)")
                 }
             } else {
                 do {
                     for item in try scanner.feed(bytes) {
-                        pending.append((try JSONParser.parse(item), line))
+                        pending.append((try JSONParser.parse(item, allowNonFinite: true), line))
                     }
                     if let date = scanner.startDate, startDate == nil {
                         startDate = DateTimeParser(pattern: nil, timeZone: TimeZone(identifier: "UTC")!).parse(date)

@@ -31,12 +31,13 @@ public final class MotionReplaySource: SourcePlugin {
         var start: Seconds?
         var end: Seconds?
         var onBadRow: OnBadRowPolicy = .fail
+        var nan: NonFinitePolicy = .fail
         var sensorType: String?
 
         enum CodingKeys: String, CodingKey {
             case path, format, columns, delimiter, loop, start, end
             case skipLines = "skip_lines", timeUnit = "time_unit", timeFormat = "time_format", timeZone = "time_zone"
-            case onBadRow = "on_bad_row", sensorType = "sensor_type", units
+            case onBadRow = "on_bad_row", sensorType = "sensor_type", units, nan
         }
 
         public init(from decoder: any Decoder) throws {
@@ -55,6 +56,7 @@ public final class MotionReplaySource: SourcePlugin {
             start = try c.decodeIfPresent(Seconds.self, forKey: .start)
             end = try c.decodeIfPresent(Seconds.self, forKey: .end)
             onBadRow = try c.decodeIfPresent(OnBadRowPolicy.self, forKey: .onBadRow) ?? .fail
+            nan = try c.decodeIfPresent(NonFinitePolicy.self, forKey: .nan) ?? .fail
             sensorType = try c.decodeIfPresent(String.self, forKey: .sensorType)
         }
 
@@ -94,7 +96,12 @@ public final class MotionReplaySource: SourcePlugin {
         ConfigKey("loop", "bool", default: "false", "Start over at the end, continuing the run clock."),
         ConfigKey("start", "seconds", "Skip the recording's first seconds."),
         ConfigKey("end", "seconds", "Stop this many seconds into the recording."),
-        ConfigKey("on_bad_row", OnBadRowPolicy.choices, default: "fail", "fail stops at a bad row; skip reports each by file and line."),
+        ConfigKey(
+            "on_bad_row", OnBadRowPolicy.choices, default: "fail",
+            "fail stops at a bad row, or at gzip data cut short or damaged; skip reports each by file and line, and ends the replay at the damage."),
+        ConfigKey(
+            "nan", NonFinitePolicy.choices, default: "fail",
+            "An axis, time or number column that is NaN or ±inf (NaN, nan, -nan, inf, -inf, Infinity, -Infinity): fail makes the row bad (file:line), skip drops and counts it, keep passes it on (a time never)."),
         ConfigKey("sensor_type", "string", "SageResearch logs: keep only items of this sensorType."),
     ]
 
@@ -114,6 +121,10 @@ public final class MotionReplaySource: SourcePlugin {
     /// `daq inspect` does, from many intervals, where one carries its jitter (97.66 Hz for 100 Hz).
     private var intervals: [Double] = []
     private var badRows = 0
+    /// Rows dropped under `nan: skip`.
+    private var nonFiniteRows = 0
+    /// Damage that ended a compressed recording early, under `on_bad_row: skip`.
+    private var damage: CompressedInputError?
     private var pendingFailure: (any Error)?
     private var backwards = 0
     private var emitted = 0
@@ -207,18 +218,12 @@ public final class MotionReplaySource: SourcePlugin {
             do {
                 more = try reader.read(into: &rows, limit: limit - rows.count)
             } catch let bad as BadRow {
-                badRows += 1
-                if context.errorPolicy == .dead_letter {
-                    // The row's text is gone by now: its file and line stand in for it.
-                    context.reject(raw: "\(bad.path):\(bad.line)", uptime: loopOffset + lastRelative, reason: bad.description)
-                    continue
-                }
-                if config.onBadRow == .fail && context.errorPolicy == .stop {
-                    // Emit the good rows before it first; the next read fails the run.
-                    pendingFailure = bad
-                    break
-                }
-                if badRows <= Self.reportLimit { context.warn("skipped \(bad)") }
+                // Emit the good rows before it first; the next read fails the run.
+                if failsAt(bad, context: context) { break }
+            } catch let found as CompressedInputError {
+                // Every whole row before the damage is in `rows`; none after it is ever read.
+                more = false
+                if endAtDamage(found, context: context) { break }
             } catch {
                 // A read error ends the replay, after the rows read before it.
                 pendingFailure = error
@@ -236,6 +241,28 @@ public final class MotionReplaySource: SourcePlugin {
         let start = config.start?.value ?? 0
         let end = config.end?.value ?? .infinity
         for i in 0..<rows.count {
+            if let (name, value) = nonFinite(rows, i) {
+                if config.nan == .skip {
+                    nonFiniteRows += 1
+                    if nonFiniteRows <= Self.reportLimit {
+                        context.warn("dropped \(path):\(rows.lines[i]): \(name) is \(NonFinite.name(value)) (nan: skip)")
+                    }
+                    continue
+                }
+                // A time cannot be kept: the run clock needs it.
+                if config.nan == .fail || name == "the time" {
+                    let bad = BadRow(
+                        path: path, line: rows.lines[i],
+                        message: "\(name) is \(NonFinite.name(value)), not a finite number"
+                            + (name == "the time" ? "" : " (nan: skip drops such rows, nan: keep passes them on)"))
+                    if failsAt(bad, context: context) {
+                        // The rows before it go out; the rest of the buffer is never emitted.
+                        atEnd = false
+                        break
+                    }
+                    continue
+                }
+            }
             let time = rows.times[i]
             if firstTime == nil { firstTime = time }
             if let last = lastTime {
@@ -267,7 +294,7 @@ public final class MotionReplaySource: SourcePlugin {
         let xs = Self.gather(rows.xs, kept), ys = Self.gather(rows.ys, kept), zs = Self.gather(rows.zs, kept)
         let extras = rows.extras.isEmpty ? [] : Self.gather(rows.extras, kept)
         let channels = rows.channels.map { Self.gather($0, kept) }
-        if atEnd && config.loop && emitted > 0 {
+        if atEnd && config.loop && emitted > 0 && damage == nil {
             // Start over: the run clock goes on one sample period after the last sample.
             self.reader = try open()
             loopOffset += lastRelative + period
@@ -318,6 +345,7 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         if status == .finished, let context {
+            if nonFiniteRows > 0 { context.notice("dropped \(nonFiniteRows) row(s) holding NaN or inf in all (nan: skip)") }
             if badRows > Self.reportLimit { context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)") }
             if backwards > Self.reportLimit { context.warn("\(backwards) timestamps went back in all") }
             if let info = reader.info { report(info, context: context) }
@@ -326,6 +354,60 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         return status
+    }
+
+    /// Applies `on_bad_row` and `on_error` to a bad row.
+    /// - Returns: `true` when the replay fails at it (after the rows before it are out).
+    private func failsAt(_ bad: BadRow, context: StageContext) -> Bool {
+        badRows += 1
+        if context.errorPolicy == .dead_letter {
+            // The row's text is gone by now: its file and line stand in for it.
+            context.reject(raw: "\(bad.path):\(bad.line)", uptime: loopOffset + lastRelative, reason: bad.description)
+            return false
+        }
+        if config.onBadRow == .fail && context.errorPolicy == .stop {
+            pendingFailure = bad
+            return true
+        }
+        if badRows <= Self.reportLimit { context.warn("skipped \(bad)") }
+        return false
+    }
+
+    /// The first value of data row `i` that is NaN or infinite, by name: the time, an axis, or
+    /// a numeric extra column. Markers carry no axes and are not checked.
+    private func nonFinite(_ rows: RowBuffer, _ i: Int) -> (String, Double)? {
+        if !rows.kinds.isEmpty && rows.kinds[i] != .data { return nil }
+        if !rows.times[i].isFinite { return ("the time", rows.times[i]) }
+        if !rows.xs[i].isFinite { return ("x", rows.xs[i]) }
+        if !rows.ys[i].isFinite { return ("y", rows.ys[i]) }
+        if !rows.zs[i].isFinite { return ("z", rows.zs[i]) }
+        guard !rows.extras.isEmpty, let names = reader?.extraNames else { return nil }
+        for (k, value) in rows.extras[i].enumerated() {
+            if case .double(let d) = value, !d.isFinite { return (k < names.count ? names[k] : "a column", d) }
+        }
+        return nil
+    }
+
+    /// A compressed recording is damaged or cut short: fails the replay (`on_bad_row: fail`),
+    /// or ends it there, warning and marking the manifest's input entry as incomplete.
+    /// - Returns: `true` when the replay fails (the rows before the damage go out first).
+    private func endAtDamage(_ found: CompressedInputError, context: StageContext) -> Bool {
+        let place = "\(found.path):compressed byte \(found.gzip.offset)"
+        if context.errorPolicy == .dead_letter {
+            context.reject(raw: place, uptime: loopOffset + lastRelative, reason: found.description)
+        } else if config.onBadRow == .fail && context.errorPolicy == .stop {
+            pendingFailure = found
+            return true
+        } else {
+            context.warn("\(found); the replay ends there")
+        }
+        damage = found
+        var fields = recordingSummary ?? ["path": .string(path)]
+        fields["damage"] = .string(found.description)
+        fields["complete"] = .bool(false)
+        context.recordInput(fields)
+        recordingSummary = fields
+        return false
     }
 
     /// Samples per second from the mean of the first intervals, leaving out gaps (over twice the
@@ -357,6 +439,10 @@ public final class MotionReplaySource: SourcePlugin {
         fields["idleFilled"] = .array(f.filled.map { .object(["start": .string(info.date($0.start)), "end": .string(info.date($0.end))]) })
         if let last = lastTime { fields["end"] = .string(info.date(last + (reader?.timeOffset ?? 0))) }
         if let rate = measuredRate { fields["measuredRate"] = .double((rate * 1000).rounded() / 1000) }
+        if let damage {
+            fields["damage"] = .string(damage.description)
+            fields["complete"] = .bool(false)
+        }
         context.recordInput(fields)
         recordingSummary = fields
     }

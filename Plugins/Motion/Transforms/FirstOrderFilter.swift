@@ -54,10 +54,15 @@ struct FirstOrderState {
 }
 
 /// Runs a first-order filter over columns, writing `<field><suffix>`.
+///
+/// A NaN or infinite input would stay in the filter's state for good and turn every later
+/// output into NaN. So it is skipped: its output is null, it is counted, and the state stays
+/// as the last finite input left it; the next finite input goes on from there (with
+/// `cutoff_hz`, over the whole time since that input).
 enum FirstOrder {
     static func apply(
         _ batch: inout Batch, config: FilterConfiguration, suffix: String, states: inout [FirstOrderState],
-        step: (inout FirstOrderState, Double, Double?) -> Double
+        skipped: inout NonFiniteInputs, context: StageContext, step: (inout FirstOrderState, Double, Double?) -> Double
     ) {
         for (f, field) in config.fields.enumerated() {
             guard let column = batch.column(field) else { continue }
@@ -66,7 +71,11 @@ enum FirstOrder {
             var allNumbers = true
             var boxed = [Value]()
             for i in 0..<batch.count {
-                guard batch.kinds[i] == .data, let v = column.double(at: i) else {
+                let value = batch.kinds[i] == .data ? column.double(at: i) : nil
+                if let v = value, !v.isFinite {
+                    skipped.note(field: field, value: v, uptime: batch.uptimes[i], output: field + suffix, context: context)
+                }
+                guard let v = value, v.isFinite else {
                     if allNumbers {
                         boxed = out.map(Value.double)
                         allNumbers = false
@@ -95,11 +104,13 @@ enum FirstOrder {
 public final class LowpassTransform: TransformPlugin {
     public typealias Configuration = FilterConfiguration
     public static let typeName = "motion.lowpass"
-    public static let summary = "First-order low-pass by alpha or cutoff_hz; writes <field>_lp."
+    public static let summary =
+        "First-order low-pass by alpha or cutoff_hz; writes <field>_lp. A NaN or inf input gives null and leaves the state as it was."
     public static let configKeys = FilterConfiguration.keys(defaultSuffix: "_lp")
 
     private let config: FilterConfiguration
     private var states: [FirstOrderState]
+    private var skipped = NonFiniteInputs()
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -109,7 +120,9 @@ public final class LowpassTransform: TransformPlugin {
     public func process(_ batch: inout Batch, context: StageContext) throws {
         let alpha = config.alpha
         let cutoff = config.cutoff
-        FirstOrder.apply(&batch, config: config, suffix: config.suffix ?? "_lp", states: &states) { s, x, dt in
+        FirstOrder.apply(
+            &batch, config: config, suffix: config.suffix ?? "_lp", states: &states, skipped: &skipped, context: context
+        ) { s, x, dt in
             guard let y = s.previousOutput else {
                 s.previousOutput = x
                 return x
@@ -120,17 +133,24 @@ public final class LowpassTransform: TransformPlugin {
             return next
         }
     }
+
+    public func finish(context: StageContext) throws -> Batch {
+        skipped.summarize(context: context)
+        return Batch()
+    }
 }
 
 /// `y = alpha · (y + x − x₋₁)`: keeps fast changes, removes the constant part (gravity).
 public final class HighpassTransform: TransformPlugin {
     public typealias Configuration = FilterConfiguration
     public static let typeName = "motion.highpass"
-    public static let summary = "First-order high-pass by alpha or cutoff_hz (removes gravity); writes <field>_hp."
+    public static let summary =
+        "First-order high-pass by alpha or cutoff_hz (removes gravity); writes <field>_hp. A NaN or inf input gives null and leaves the state as it was."
     public static let configKeys = FilterConfiguration.keys(defaultSuffix: "_hp")
 
     private let config: FilterConfiguration
     private var states: [FirstOrderState]
+    private var skipped = NonFiniteInputs()
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -140,7 +160,9 @@ public final class HighpassTransform: TransformPlugin {
     public func process(_ batch: inout Batch, context: StageContext) throws {
         let alpha = config.alpha
         let cutoff = config.cutoff
-        FirstOrder.apply(&batch, config: config, suffix: config.suffix ?? "_hp", states: &states) { s, x, dt in
+        FirstOrder.apply(
+            &batch, config: config, suffix: config.suffix ?? "_hp", states: &states, skipped: &skipped, context: context
+        ) { s, x, dt in
             defer { s.previousInput = x }
             guard let y = s.previousOutput, let x0 = s.previousInput else {
                 s.previousOutput = 0
@@ -151,5 +173,30 @@ public final class HighpassTransform: TransformPlugin {
             s.previousOutput = next
             return next
         }
+    }
+
+    public func finish(context: StageContext) throws -> Batch {
+        skipped.summarize(context: context)
+        return Batch()
+    }
+}
+
+/// NaN and infinite inputs a stateful transform skipped: the first ones reported one by one
+/// (each a warning, so counted as an error), the total at the end.
+struct NonFiniteInputs {
+    /// Inputs skipped so far.
+    private(set) var count = 0
+    static let reportLimit = 20
+
+    mutating func note(field: String, value: Double, uptime: Double, output: String, context: StageContext) {
+        count += 1
+        guard count <= Self.reportLimit else { return }
+        context.warn(
+            "\(field) is \(NonFinite.name(value)) at uptime \(String((uptime * 1000).rounded() / 1000)) s: "
+                + "\(output) is null there, and the filter goes on from the last finite input")
+    }
+
+    func summarize(context: StageContext) {
+        if count > Self.reportLimit { context.warn("\(count) NaN or inf inputs skipped in all") }
     }
 }

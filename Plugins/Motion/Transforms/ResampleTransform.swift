@@ -20,7 +20,8 @@ public final class ResampleTransform: TransformPlugin {
     }
 
     public static let typeName = "motion.resample"
-    public static let summary = "Resamples to a fixed rate by linear interpolation; gaps over max_gap are reported, not bridged."
+    public static let summary =
+        "Resamples to a fixed rate by linear interpolation; gaps over max_gap are reported, not bridged; next to a NaN or inf input, null."
     public static let configKeys: [ConfigKey] = [
         .required("rate", "double (Hz)", "The output rate; samples fall on multiples of 1/rate of run-clock time."),
         ConfigKey("max_gap", "seconds", default: "5 periods of the output", "A longer gap between inputs is left empty."),
@@ -33,6 +34,8 @@ public final class ResampleTransform: TransformPlugin {
     private var previous: Sample?
     private var nextIndex: Int64?
     private var gaps = 0
+    /// Input fields that were NaN or infinite.
+    private var nonFiniteInputs = 0
     /// Markers wait until the grid passes their time, so the output stays in time order.
     private var markers: [Sample] = []
     /// The step of the last marker let out, and when: grid points after it belong to it.
@@ -53,6 +56,7 @@ public final class ResampleTransform: TransformPlugin {
                 continue
             }
             defer { previous = current }
+            noteNonFinite(current, context: context)
             guard let p = previous else {
                 nextIndex = Int64((current.uptime / period - 1e-9).rounded(.up))
                 continue
@@ -90,7 +94,22 @@ public final class ResampleTransform: TransformPlugin {
             out.append(interpolate(p, p, at: p.uptime))
         }
         releaseMarkers(before: .infinity, into: &out)
+        if nonFiniteInputs > 20 { context.warn("\(nonFiniteInputs) NaN or inf inputs in all") }
         return out
+    }
+
+    /// A NaN or infinite input field makes the outputs between it and its neighbours null (and
+    /// no others: the next pair of finite inputs interpolates as before); each is counted.
+    private func noteNonFinite(_ sample: Sample, context: StageContext) {
+        for (key, value) in sample.fields.pairs where only.map({ $0.contains(key) }) ?? true {
+            guard case .double(let d) = value, !d.isFinite else { continue }
+            nonFiniteInputs += 1
+            if nonFiniteInputs <= 20 {
+                context.warn(
+                    "\(key) is \(NonFinite.name(d)) at uptime \(short(sample.uptime)) s: "
+                        + "the outputs between it and its neighbours are null")
+            }
+        }
     }
 
     private func releaseMarkers(before t: Double, into out: inout Batch) {
@@ -112,7 +131,8 @@ public final class ResampleTransform: TransformPlugin {
             var isInt = false
             if case .int = va { isInt = true }
             if wanted, let x = va.doubleValue, let y = b.fields[key]?.doubleValue, !(isInt && only == nil) {
-                fields[key] = .double(x + (y - x) * w)
+                // Between a NaN or inf and its neighbour there is nothing to interpolate.
+                fields[key] = x.isFinite && y.isFinite ? .double(x + (y - x) * w) : .null
             } else {
                 fields[key] = va
             }

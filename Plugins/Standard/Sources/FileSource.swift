@@ -17,9 +17,10 @@ public final class FileSource: SourcePlugin {
         var timeField: String?
         var rate: Double?
         var onBadRow: OnBadRow = .fail
+        var nan: NonFinitePolicy = .fail
 
         enum CodingKeys: String, CodingKey {
-            case path, format, delimiter, rate
+            case path, format, delimiter, rate, nan
             case timeField = "time_field"
             case onBadRow = "on_bad_row"
         }
@@ -32,6 +33,7 @@ public final class FileSource: SourcePlugin {
             timeField = try c.decodeIfPresent(String.self, forKey: .timeField)
             rate = try c.decodeIfPresent(Double.self, forKey: .rate)
             onBadRow = try c.decodeIfPresent(OnBadRow.self, forKey: .onBadRow) ?? .fail
+            nan = try c.decodeIfPresent(NonFinitePolicy.self, forKey: .nan) ?? .fail
         }
 
         public func validate() throws {
@@ -53,14 +55,23 @@ public final class FileSource: SourcePlugin {
         ConfigKey("delimiter", "string", default: ",", "CSV cell delimiter (one character, or \\t)."),
         ConfigKey("time_field", "string", "Field holding seconds; uptime counts from its first value."),
         ConfigKey("rate", "double (Hz)", "When records carry no time: sample i is at i / rate."),
-        ConfigKey("on_bad_row", OnBadRow.choices, default: "fail", "fail stops at a bad line; skip reports and skips it."),
+        ConfigKey(
+            "on_bad_row", OnBadRow.choices, default: "fail",
+            "fail stops at a bad line, or at gzip data cut short or damaged; skip reports and skips it, and ends the file at the damage."),
+        NonFinitePolicy.key,
     ]
+
+    /// Lines dropped under `nan: skip` reported one by one; the rest are counted.
+    static let reportLimit = 20
 
     private let config: Configuration
     private let path: String
     private var reader: LineReader?
     private var decoder: RecordDecoder
     private var timing: RecordTiming
+    /// The failure met after samples of the same read, raised by the next read.
+    private var pendingFailure: (any Error)?
+    private var droppedLines = 0
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -75,22 +86,58 @@ public final class FileSource: SourcePlugin {
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         guard let reader else { return .finished }
+        if let failure = pendingFailure { throw failure }
         while batch.count < limit {
             var decoded: (meta: Fields, fields: Fields)?
             var bad: (reason: String, raw: String)?
-            let result = try reader.nextLine { line in
-                do {
-                    decoded = try decoder.decode(line)
-                } catch {
-                    bad = ("\(error)", String(decoding: line, as: UTF8.self))
+            var dropped: String?
+            let result: LineReader.Result
+            do {
+                result = try reader.nextLine { line in
+                    do {
+                        decoded = try decoder.decode(line)
+                    } catch {
+                        bad = ("\(error)", String(decoding: line, as: UTF8.self))
+                        return
+                    }
+                    guard let record = decoded else { return }
+                    switch RecordDecoder.verdict(record, policy: config.nan) {
+                    case .pass: break
+                    case .drop(let reason): dropped = reason
+                    case .bad(let reason): bad = (reason, String(decoding: line, as: UTF8.self))
+                    }
                 }
+            } catch let damage as CompressedInputError {
+                // Every whole line before the damage was read; the file ends there, or the run fails.
+                let place = "\(path):compressed byte \(damage.gzip.offset)"
+                let skips = config.onBadRow == .skip
+                let uptime = batch.uptimes.last ?? 0
+                let handled = try deferring(batchIsEmpty: batch.isEmpty) {
+                    try context.badInput(raw: place, uptime: uptime, message: "\(damage)", pluginSkips: skips, failure: damage)
+                }
+                guard handled else { return .more }
+                self.reader = nil
+                reportDropped(context)
+                return .finished
             }
-            if result == .end { return .finished }
+            if result == .end {
+                reportDropped(context)
+                return .finished
+            }
+            if let dropped {
+                droppedLines += 1
+                if droppedLines <= Self.reportLimit { context.warn("dropped \(path):\(reader.lineNumber): \(dropped)") }
+                continue
+            }
             if let bad {
                 let message = "\(path):\(reader.lineNumber): \(bad.reason)"
-                try context.badInput(
-                    raw: bad.raw, uptime: batch.uptimes.last ?? 0, message: message, pluginSkips: config.onBadRow == .skip,
-                    failure: RecordError(message: message))
+                let skips = config.onBadRow == .skip
+                let uptime = batch.uptimes.last ?? 0
+                let handled = try deferring(batchIsEmpty: batch.isEmpty) {
+                    try context.badInput(
+                        raw: bad.raw, uptime: uptime, message: message, pluginSkips: skips, failure: RecordError(message: message))
+                }
+                guard handled else { return .more }
                 continue
             }
             guard let decoded else { continue }
@@ -98,6 +145,24 @@ public final class FileSource: SourcePlugin {
             batch.appendRecord(uptime: u, timestamp: ts, meta: decoded.meta, fields: decoded.fields)
         }
         return .more
+    }
+
+    /// Runs `handle`; when it throws (the source fails) after this read produced samples, the
+    /// failure waits for the next read, so those samples go out first.
+    /// - Returns: `false` when the failure was deferred.
+    private func deferring(batchIsEmpty: Bool, _ handle: () throws -> Void) throws -> Bool {
+        do {
+            try handle()
+            return true
+        } catch {
+            if batchIsEmpty { throw error }
+            pendingFailure = error
+            return false
+        }
+    }
+
+    private func reportDropped(_ context: StageContext) {
+        if droppedLines > 0 { context.notice("dropped \(droppedLines) line(s) holding NaN or inf in all (nan: skip)") }
     }
 
     public func stop(context: StageContext) {

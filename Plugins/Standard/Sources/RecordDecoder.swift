@@ -31,7 +31,7 @@ struct RecordDecoder {
         case .jsonl, .auto:
             let value: Value
             do {
-                value = try JSONParser.parse(line)
+                value = try JSONParser.parse(line, allowNonFinite: true)
             } catch {
                 throw BadLine(message: "invalid JSON: \(error)")
             }
@@ -97,21 +97,60 @@ enum CSVSplit {
         return cells
     }
 
-    /// A cell as a value: empty → null, integer, number, `true`/`false`, else string.
+    /// A cell as a value: empty → null, integer, number, `true`/`false`, else string. Numbers,
+    /// NaN and infinity are read as `motion.replay` reads them (``FastDouble``), so the same cell
+    /// gives the same value in both.
     static func value(_ cell: [UInt8]) -> Value {
         if cell.isEmpty { return .null }
         return cell.withUnsafeBufferPointer { buf -> Value in
-            if let i = NumberParsing.int64(buf) { return .int(i) }
-            if let first = buf.first, first == UInt8(ascii: "-") || first == UInt8(ascii: ".") || (48...57).contains(first),
-                let d = NumberParsing.double(buf)
-            {
-                return .double(d)
-            }
+            // Spaces around a number are not part of it (as in `motion.replay`); around text they are kept.
+            var from = 0
+            var to = buf.count
+            while from < to, buf[from] == 0x20 { from += 1 }
+            while to > from, buf[to - 1] == 0x20 { to -= 1 }
+            let number = UnsafeBufferPointer(rebasing: buf[from..<to])
+            if let i = NumberParsing.int64(number) { return .int(i) }
+            if let first = number.first, numberStarts.contains(first), let d = FastDouble.parse(number) { return .double(d) }
             let s = String(decoding: buf, as: UTF8.self)
             if s == "true" { return .bool(true) }
             if s == "false" { return .bool(false) }
             return .string(s)
         }
+    }
+}
+
+extension CSVSplit {
+    /// First bytes of a number, or of NaN and infinity as ``NonFinite`` spells them.
+    fileprivate static let numberStarts = Set("0123456789-+.nNiI".utf8)
+}
+
+extension RecordDecoder {
+    /// What the `nan` setting makes of a decoded record.
+    enum NonFiniteVerdict {
+        /// No value is NaN or infinite, or `keep` passes them on.
+        case pass
+        /// `skip`: the record is dropped; the reason names the field.
+        case drop(String)
+        /// `fail`: the record is a bad line.
+        case bad(String)
+    }
+
+    /// Applies `policy` to the first top-level value of `record` that is NaN or infinite.
+    static func verdict(_ record: (meta: Fields, fields: Fields), policy: NonFinitePolicy) -> NonFiniteVerdict {
+        guard policy != .keep, let (name, d) = firstNonFinite(record.meta) ?? firstNonFinite(record.fields) else {
+            return .pass
+        }
+        let what = "'\(name)' is \(NonFinite.name(d))"
+        return policy == .skip
+            ? .drop("\(what) (nan: skip)")
+            : .bad("\(what), not a finite number (nan: skip drops such lines, nan: keep passes them on)")
+    }
+
+    private static func firstNonFinite(_ fields: Fields) -> (String, Double)? {
+        for (name, value) in fields.pairs {
+            if case .double(let d) = value, !d.isFinite { return (name, d) }
+        }
+        return nil
     }
 }
 

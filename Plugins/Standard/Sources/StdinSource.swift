@@ -19,9 +19,10 @@ public final class StdinSource: SourcePlugin {
         var delimiter: String = ","
         var field: String = "line"
         var onBadRow: OnBadRow = .fail
+        var nan: NonFinitePolicy = .fail
 
         enum CodingKeys: String, CodingKey {
-            case format, delimiter, field
+            case format, delimiter, field, nan
             case onBadRow = "on_bad_row"
         }
 
@@ -31,6 +32,7 @@ public final class StdinSource: SourcePlugin {
             delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter) ?? ","
             field = try c.decodeIfPresent(String.self, forKey: .field) ?? "line"
             onBadRow = try c.decodeIfPresent(OnBadRow.self, forKey: .onBadRow) ?? .fail
+            nan = try c.decodeIfPresent(NonFinitePolicy.self, forKey: .nan) ?? .fail
         }
 
         public func validate() throws {
@@ -47,12 +49,14 @@ public final class StdinSource: SourcePlugin {
         ConfigKey("delimiter", "string", default: ",", "CSV cell delimiter."),
         ConfigKey("field", "string", default: "line", "For text: the field holding the line."),
         ConfigKey("on_bad_row", OnBadRow.choices, default: "fail", "fail stops at a bad line; skip reports and skips it."),
+        NonFinitePolicy.key,
     ]
 
     private let config: Configuration
     private let reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
     private var decoder: RecordDecoder
     private var watcher: ReadinessWatcher?
+    private var droppedLines = 0
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -72,15 +76,24 @@ public final class StdinSource: SourcePlugin {
         while batch.count < limit {
             var decoded: (meta: Fields, fields: Fields)?
             var bad: (reason: String, raw: String)?
+            var dropped: String?
             let result = try reader.nextLine { line in
                 if config.format == .text {
                     decoded = (Fields(), [config.field: .string(String(decoding: line, as: UTF8.self))])
                     return
                 }
                 do { decoded = try decoder.decode(line) } catch { bad = ("\(error)", String(decoding: line, as: UTF8.self)) }
+                guard let record = decoded else { return }
+                switch RecordDecoder.verdict(record, policy: config.nan) {
+                case .pass: break
+                case .drop(let reason): dropped = reason
+                case .bad(let reason): bad = (reason, String(decoding: line, as: UTF8.self))
+                }
             }
             switch result {
-            case .end: return .finished
+            case .end:
+                if droppedLines > 0 { context.notice("dropped \(droppedLines) line(s) holding NaN or inf in all (nan: skip)") }
+                return .finished
             case .wouldBlock:
                 if batch.isEmpty {
                     watcher?.rearm()
@@ -88,6 +101,11 @@ public final class StdinSource: SourcePlugin {
                 }
                 return .more
             case .line: break
+            }
+            if let dropped {
+                droppedLines += 1
+                if droppedLines <= FileSource.reportLimit { context.warn("dropped <stdin>:\(reader.lineNumber): \(dropped)") }
+                continue
             }
             if let bad {
                 let message = "<stdin>:\(reader.lineNumber): \(bad.reason)"

@@ -10,16 +10,21 @@ struct Accumulator {
     var first: Value = .null
     var last: Value = .null
 
-    mutating func add(_ v: Value) {
+    /// Adds a value; returns `false` for a NaN or infinite number, which only `first` and
+    /// `last` see: one such value would make the window's mean, std, min or max meaningless.
+    @discardableResult
+    mutating func add(_ v: Value) -> Bool {
         if first.isNull { first = v }
         if !v.isNull { last = v }
-        guard let d = v.doubleValue, !d.isNaN else { return }
+        guard let d = v.doubleValue else { return true }
+        guard d.isFinite else { return false }
         n += 1
         let delta = d - mean
         mean += delta / Double(n)
         m2 += delta * (d - mean)
         if d < min { min = d }
         if d > max { max = d }
+        return true
     }
 
     func value(_ stat: WindowTransform.Statistic) -> Value {
@@ -45,7 +50,9 @@ struct WindowGroups {
 
     init(fieldCount: Int) { self.fieldCount = fieldCount }
 
-    mutating func add(key: Value, row: Int, batch: Batch, columns: [Int?], stepPath: String) {
+    /// Adds row `row` of `batch`; returns the index of a field whose value was NaN or infinite.
+    @discardableResult
+    mutating func add(key: Value, row: Int, batch: Batch, columns: [Int?], stepPath: String) -> Int? {
         let g: Int
         if let i = keys.firstIndex(of: key) {
             g = i
@@ -58,9 +65,11 @@ struct WindowGroups {
         }
         counts[g] += 1
         stepPaths[g] = stepPath
+        var nonFinite: Int?
         for (f, c) in columns.enumerated() {
-            accumulators[g][f].add(c.map { batch.columns[$0][row] } ?? .null)
+            if !accumulators[g][f].add(c.map { batch.columns[$0][row] } ?? .null) { nonFinite = f }
         }
+        return nonFinite
     }
 
     func emit(

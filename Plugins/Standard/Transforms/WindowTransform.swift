@@ -63,7 +63,9 @@ public final class WindowTransform: TransformPlugin {
         ConfigKey("slide", "seconds", default: "size", "Step between window starts; less than size makes sliding windows."),
         ConfigKey("field", "string", "The field to aggregate."),
         ConfigKey("fields", "[string]", "Several fields to aggregate (instead of `field`)."),
-        ConfigKey("stats", "[\(Statistic.choices)]", default: "[count, mean, min, max]", "Statistics per field; output `<field>_<stat>`."),
+        ConfigKey(
+            "stats", "[\(Statistic.choices)]", default: "[count, mean, min, max]",
+            "Statistics per field; output `<field>_<stat>`. NaN and inf values are left out of mean, min, max and std, and reported."),
         ConfigKey("group_by", "string", "A key field (or stepPath): one result per window and key value."),
         ConfigKey(
             "grace", "seconds", default: "0.25",
@@ -79,6 +81,9 @@ public final class WindowTransform: TransformPlugin {
     private var open: [(index: Int64, groups: WindowGroups)] = []
     private var nextIndex: Int64 = .min
     private let grace: Double
+    /// Inputs that were NaN or infinite, left out of the statistics.
+    private var nonFiniteInputs = 0
+    static let reportLimit = 20
 
     public init(configuration: Configuration, context: PluginContext) throws {
         size = configuration.size.value
@@ -104,10 +109,12 @@ public final class WindowTransform: TransformPlugin {
             // Windows start at 0: none reaches back before the run began.
             let lowest = Swift.max(first, nextIndex, u >= 0 ? 0 : first)
             guard lowest <= last else { continue }
+            var nonFinite: Int?
             for k in lowest...last {
                 let slot = openSlot(k)
-                open[slot].groups.add(key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
+                nonFinite = open[slot].groups.add(key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
             }
+            if let f = nonFinite { noteNonFinite(fields[f], uptime: u, context: context) }
         }
         batch = out
         if let w = open.first { context.requestTick(atUptime: Double(w.index) * slide + size + grace) }
@@ -124,7 +131,17 @@ public final class WindowTransform: TransformPlugin {
     public func finish(context: StageContext) throws -> Batch {
         var out = Batch(stream: context.name)
         close(before: .infinity, into: &out, context: context)
+        if nonFiniteInputs > Self.reportLimit { context.warn("\(nonFiniteInputs) NaN or inf inputs left out in all") }
         return out
+    }
+
+    /// A NaN or infinite value counts in no statistic but `first` and `last`; each is counted,
+    /// the first ones reported.
+    private func noteNonFinite(_ field: String, uptime: Double, context: StageContext) {
+        nonFiniteInputs += 1
+        guard nonFiniteInputs <= Self.reportLimit else { return }
+        context.warn(
+            "\(field) is NaN or inf at uptime \(String((uptime * 1000).rounded() / 1000)) s: left out of its windows' mean, min, max and std")
     }
 
     private func openSlot(_ k: Int64) -> Int {

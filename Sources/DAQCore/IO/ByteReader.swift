@@ -1,12 +1,11 @@
-import CZlib
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Reads a binary file front to back in large chunks, in constant memory. A gzip file
-/// (recognised by its magic bytes, whatever its name) is decompressed on the fly, and one that
-/// ends mid-stream is an error, never a short file read as complete.
+/// (recognised by its magic bytes, whatever its name) is decompressed on the fly and verified
+/// (every member's CRC-32 and length): one that ends mid-stream or is damaged is a
+/// ``CompressedInputError``, never a short file read as complete.
 ///
 /// Device recordings (`.cwa` sectors, zip members) are read through it, so every binary reader
 /// gets the same gzip handling and the same messages.
@@ -17,7 +16,7 @@ public final class ByteReader {
     /// The name used in messages.
     public let name: String
     private let fd: Int32
-    private var gz: gzFile?
+    private var gzip: GzipFileInput?
     /// Bytes of the (decompressed) stream consumed so far: the offset of the next byte returned.
     public private(set) var offset: Int64 = 0
 
@@ -33,56 +32,46 @@ public final class ByteReader {
         }
         var magic: (UInt8, UInt8) = (0, 0)
         let n = withUnsafeMutableBytes(of: &magic) { pread(opened, $0.baseAddress, 2, 0) }
-        if n == 2 && magic.0 == 0x1F && magic.1 == 0x8B {
-            // zlib takes over the descriptor and closes it in gzclose.
-            guard let g = gzdopen(opened, "rb") else {
-                _ = close(opened)
-                throw OutputFileError(path: path, reason: "cannot open as gzip")
-            }
-            gzbuffer(g, 1 << 17)
-            gz = g
-        }
+        if n == 2 && magic.0 == 0x1F && magic.1 == 0x8B { gzip = GzipFileInput(fd: opened) }
         fd = opened
         name = path
     }
 
     deinit {
-        if let gz { gzclose(gz) } else { _ = close(fd) }
+        _ = close(fd)
     }
 
     /// Whether the input is gzip-compressed.
-    public var isCompressed: Bool { gz != nil }
+    public var isCompressed: Bool { gzip != nil }
 
     /// Reads up to `count` bytes into `buffer` starting at `at`, growing it if needed; fewer only at
     /// the end of the input.
     /// - Returns: the number of bytes read; 0 at the end.
-    /// - Throws: ``OutputFileError`` on a read error, corrupt gzip data, or a gzip stream cut short
-    ///   (with the offset in the decompressed data where it ends).
+    /// - Throws: ``OutputFileError`` on a read error; ``CompressedInputError`` for gzip data
+    ///   that is damaged or cut short (with the compressed offset, and the offset in the content
+    ///   where it ends).
     public func read(into buffer: inout [UInt8], at: Int = 0, count: Int) throws -> Int {
         if buffer.count < at + count { buffer.append(contentsOf: repeatElement(0, count: at + count - buffer.count)) }
         var total = 0
         while total < count {
-            let n: Int = buffer.withUnsafeMutableBytes { raw in
-                let p = raw.baseAddress! + at + total
-                if let gz { return Int(gzread(gz, p, UInt32(count - total))) }
-                return Glibc.read(fd, p, count - total)
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes { raw in
+                    let p = raw.baseAddress! + at + total
+                    if let gzip { return try gzip.read(into: UnsafeMutableRawBufferPointer(start: p, count: count - total)) }
+                    return Glibc.read(fd, p, count - total)
+                }
+            } catch let damage as GzipError {
+                offset += Int64(total)
+                throw CompressedInputError(path: name, gzip: damage, lastCompleteLine: nil, contentOffset: offset)
+            } catch let failure as GzipFileInput.ReadError {
+                throw OutputFileError(path: name, reason: failure.reason)
             }
             if n < 0 {
-                if gz == nil && errno == EINTR { continue }
-                throw error(afterReading: total)
+                if errno == EINTR { continue }
+                throw OutputFileError(path: name, reason: String(cString: strerror(errno)))
             }
-            if n == 0 {
-                if let gz {
-                    var code: Int32 = 0
-                    _ = gzerror(gz, &code)
-                    if code == Z_BUF_ERROR {
-                        offset += Int64(total)
-                        throw OutputFileError(
-                            path: name, reason: "the gzip data ends early, after \(offset) bytes of content (the file is cut short)")
-                    }
-                }
-                break
-            }
+            if n == 0 { break }
             total += n
         }
         offset += Int64(total)
@@ -92,7 +81,7 @@ public final class ByteReader {
     /// Skips `count` bytes; returns how many were skipped (fewer only at the end).
     /// - Throws: as ``read(into:at:count:)``.
     public func skip(_ count: Int) throws -> Int {
-        if gz == nil {
+        if gzip == nil {
             let here = lseek(fd, 0, SEEK_CUR)
             let end = lseek(fd, 0, SEEK_END)
             let target = min(here + off_t(count), end)
@@ -110,13 +99,4 @@ public final class ByteReader {
         return count - left
     }
 
-    private func error(afterReading total: Int) -> OutputFileError {
-        if let gz {
-            var code: Int32 = 0
-            let message = gzerror(gz, &code).map { String(cString: $0) } ?? "gzip error"
-            return OutputFileError(
-                path: name, reason: "corrupt gzip data after \(offset + Int64(total)) bytes of content: \(message)")
-        }
-        return OutputFileError(path: name, reason: String(cString: strerror(errno)))
-    }
 }

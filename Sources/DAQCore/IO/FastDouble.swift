@@ -10,6 +10,7 @@ public enum FastDouble {
     ]
 
     /// Parses the bytes (spaces around the number allowed); `nil` when they are not a number.
+    /// NaN and infinity are read in the spellings ``NonFinite/parse(_:)`` accepts, and only those.
     @inlinable
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
@@ -19,6 +20,7 @@ public enum FastDouble {
         while i < end, bytes[i] == 0x20 { i += 1 }
         while end > i, bytes[end - 1] == 0x20 { end -= 1 }
         guard i < end else { return nil }
+        let begin = i
         var negative = false
         if bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
             negative = bytes[i] == UInt8(ascii: "-")
@@ -50,7 +52,8 @@ public enum FastDouble {
                 i += 1
             }
         }
-        guard sawDigit else { return slow(bytes, from: 0, to: n) }
+        // Without a digit it is NaN or infinity as other tools spell them, or no number.
+        guard sawDigit else { return NonFinite.parse(UnsafeBufferPointer(rebasing: bytes[begin..<end])) }
         if i < end, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
             var expNegative = false

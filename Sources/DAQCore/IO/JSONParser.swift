@@ -9,15 +9,23 @@ public struct JSONParser {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let allowNonFinite: Bool
     private var i = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, allowNonFinite: Bool) {
+        self.bytes = bytes
+        self.allowNonFinite = allowNonFinite
+    }
 
     /// Parses one JSON document (surrounding whitespace allowed).
+    /// - Parameters:
+    ///   - allowNonFinite: also read `NaN`, `Infinity` and `-Infinity` as numbers, as Python's
+    ///     `json` and JavaScript write them (not JSON, but what data files hold).
     /// - Throws: ``SyntaxError``.
-    public static func parse<C: Collection>(_ data: C) throws -> Value where C.Element == UInt8 {
+    public static func parse<C: Collection>(_ data: C, allowNonFinite: Bool = false) throws -> Value
+    where C.Element == UInt8 {
         let run: (UnsafeBufferPointer<UInt8>) throws -> Value = { buffer in
-            var p = JSONParser(buffer)
+            var p = JSONParser(buffer, allowNonFinite: allowNonFinite)
             p.skipSpace()
             let v = try p.value(depth: 0)
             p.skipSpace()
@@ -44,6 +52,11 @@ public struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "N") where allowNonFinite: try literal("NaN"); return .double(.nan)
+        case UInt8(ascii: "I") where allowNonFinite: try literal("Infinity"); return .double(.infinity)
+        case UInt8(ascii: "-") where allowNonFinite && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "I"):
+            try literal("-Infinity")
+            return .double(-.infinity)
         default: return try number()
         }
     }

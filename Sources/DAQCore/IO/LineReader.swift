@@ -1,11 +1,11 @@
-import CZlib
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Reads a file descriptor line by line in large chunks, in constant memory. A gzip file
-/// (recognised by its magic bytes, whatever its name) is decompressed on the fly.
+/// (recognised by its magic bytes, whatever its name) is decompressed on the fly and verified:
+/// one that is cut short or damaged raises ``CompressedInputError`` after the last whole line
+/// before the damage, and the partial line after it is never returned.
 ///
 /// # Thread safety
 /// Not thread-safe: one source owns it on its stage's queue.
@@ -16,7 +16,7 @@ public final class LineReader {
     public let name: String
     private let fd: Int32
     private let owns: Bool
-    private var gz: gzFile?
+    private var gzip: GzipFileInput?
     private var buffer: [UInt8] = []
     private var start = 0
     /// `buffer[start..<scanned]` is known to hold no newline, so a long line is searched once.
@@ -49,15 +49,7 @@ public final class LineReader {
         }
         var magic: (UInt8, UInt8) = (0, 0)
         let n = withUnsafeMutableBytes(of: &magic) { pread(opened, $0.baseAddress, 2, 0) }
-        if n == 2 && magic.0 == 0x1F && magic.1 == 0x8B {
-            // zlib takes over the descriptor and closes it in gzclose.
-            guard let g = gzdopen(opened, "rb") else {
-                _ = close(opened)
-                throw OutputFileError(path: path, reason: "cannot open as gzip")
-            }
-            gzbuffer(g, 1 << 17)
-            gz = g
-        }
+        if n == 2 && magic.0 == 0x1F && magic.1 == 0x8B { gzip = GzipFileInput(fd: opened) }
         fd = opened
         owns = true
         name = path
@@ -67,7 +59,7 @@ public final class LineReader {
     public var atEnd: Bool { eof && start >= buffer.count }
 
     /// Whether the input is gzip-compressed.
-    public var isCompressed: Bool { gz != nil }
+    public var isCompressed: Bool { gzip != nil }
 
     /// Wraps an open descriptor (standard input), which it does not close.
     public init(descriptor: Int32, name: String) {
@@ -77,15 +69,13 @@ public final class LineReader {
     }
 
     deinit {
-        if let gz {
-            gzclose(gz)
-        } else if owns {
-            _ = close(fd)
-        }
+        if owns { _ = close(fd) }
     }
 
     /// Passes the next line to `body`.
-    /// - Throws: ``OutputFileError`` on a read error or a line longer than ``maxLineLength``.
+    /// - Throws: ``OutputFileError`` on a read error or a line longer than ``maxLineLength``;
+    ///   ``CompressedInputError`` for gzip data cut short or damaged, once every whole line
+    ///   before the damage has been returned.
     public func nextLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Result {
         while true {
             if let nl = newline(from: max(start, scanned)) {
@@ -143,15 +133,20 @@ public final class LineReader {
         let old = buffer.count
         buffer.append(contentsOf: Self.zeros)
         while true {
-            let n: Int = buffer.withUnsafeMutableBytes { raw in
-                if let gz { return Int(gzread(gz, raw.baseAddress! + old, UInt32(chunk))) }
-                return read(fd, raw.baseAddress! + old, chunk)
-            }
-            if n < 0, let gz {
-                var code: Int32 = 0
-                let message = gzerror(gz, &code).map { String(cString: $0) } ?? "gzip error"
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes { raw in
+                    if let gzip { return try gzip.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[old...])) }
+                    return read(fd, raw.baseAddress! + old, chunk)
+                }
+            } catch let damage as GzipError {
                 buffer.removeLast(chunk)
-                throw OutputFileError(path: name, reason: "corrupt gzip data: \(message)")
+                // Lines returned so far all ended in a newline: a cut one is returned only at the end.
+                throw CompressedInputError(
+                    path: name, gzip: damage, lastCompleteLine: lineNumber, contentOffset: gzip?.contentOffset ?? 0)
+            } catch let failure as GzipFileInput.ReadError {
+                buffer.removeLast(chunk)
+                throw OutputFileError(path: name, reason: failure.reason)
             }
             if n < 0 {
                 if errno == EINTR { continue }

@@ -1,0 +1,21 @@
+// Small valid inputs of every target, written by the DAQTesting writers the tests use, so the
+// fuzzer starts from files that get past every header.
+import DAQTesting
+import Foundation
+
+func writeSeeds(to dir: String) throws {
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    var cwa = CWAWriter()
+    cwa.seconds = 3
+    try cwa.write(to: dir + "/seed.cwa")
+    var gt3x = GT3XWriter()
+    gt3x.seconds = 2
+    try gt3x.write(to: dir + "/seed.gt3x")
+    var gene = GENEActivWriter()
+    gene.frequency = 10
+    try gene.write(to: dir + "/seed.bin", pages: 2) { GENEActivWriter.RawSample(x: $0, y: -$0, z: 100) }
+    let csv = "t,x,y,z\n0,0.1,NaN,1\n0.01,-inf,0.2,1.5e-3\n0.02,\"3\",4,5\n"
+    try Data(csv.utf8).write(to: URL(fileURLWithPath: dir + "/seed.csv"))
+    try Data("{\"t\": 0, \"x\": NaN, \"y\": -Infinity, \"z\": 1}\n".utf8).write(
+        to: URL(fileURLWithPath: dir + "/seed.jsonl"))
+}

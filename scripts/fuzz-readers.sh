@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Fuzzes the readers of untrusted files with libFuzzer, one target after another: the gzip path
+# (GzipDecoder, LineReader over .gz), the CSV and JSON Lines recording readers with their number
+# parsing, and the device-file readers (.cwa, .gt3x, GENEActiv .bin and CSV, ActiLife CSV).
+# Each starts from small valid files the DAQTesting writers make and runs for
+# ${FUZZ_SECONDS:-20} seconds from a fixed seed (FUZZ_RUNS=N: exactly N inputs instead);
+# FUZZ_TARGETS="gzip csv" picks targets. Exits non-zero on a crash, leak, hang or runaway
+# memory, leaving the input under .build-fuzz/crashes/readers-<target>-*; replay it with
+#   READERS_FUZZ_TARGET=<target> swift run readers-fuzz .build-fuzz/crashes/FILE
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-20}
+scratch=.build-fuzz
+swift build --scratch-path "$scratch" --product readers-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+fuzzer="$scratch/debug/readers-fuzz"
+seeds="$scratch/readers-seeds"
+rm -rf "$seeds"
+"$fuzzer" --seeds "$seeds"
+mkdir -p "$scratch/crashes"
+for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv}; do
+    corpus="$scratch/corpus-readers-$target"
+    mkdir -p "$corpus"
+    case $target in
+        gzip)
+            gzip -c "$seeds/seed.csv" > "$corpus/seed.csv.gz"
+            head -c 3000 recordings/walk.csv | gzip -c > "$corpus/walk.csv.gz"
+            # Two members one after another, as `cat a.gz b.gz` makes them.
+            cat "$corpus/seed.csv.gz" "$corpus/walk.csv.gz" > "$corpus/members.gz"
+            ;;
+        csv)
+            cp "$seeds/seed.csv" "$seeds/seed.jsonl" "$corpus/"
+            head -c 2000 recordings/walk.csv > "$corpus/walk.csv"
+            ;;
+        cwa) cp "$seeds/seed.cwa" "$corpus/" ;;
+        gt3x) cp "$seeds/seed.gt3x" "$corpus/" ;;
+        geneactiv) cp "$seeds/seed.bin" "$corpus/" ;;
+        *) echo "fuzz-readers.sh: unknown target '$target'" >&2; exit 2 ;;
+    esac
+    if [ -n "${FUZZ_RUNS:-}" ]; then
+        limit=(-runs="$FUZZ_RUNS" -seed=1)
+    else
+        limit=(-max_total_time="$seconds" -seed="${FUZZ_SEED:-1}")
+    fi
+    echo "fuzz-readers.sh: $target"
+    READERS_FUZZ_TARGET=$target "$fuzzer" "${limit[@]}" -max_len=65536 -rss_limit_mb=2048 -timeout=20 \
+        -artifact_prefix="$scratch/crashes/readers-$target-" -print_final_stats=1 "$corpus"
+done
