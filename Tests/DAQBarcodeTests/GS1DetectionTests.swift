@@ -109,6 +109,9 @@ import Testing
         // An EAN read with a wrong check digit says so, and a too-long one does not crash.
         #expect(read("]E04006381333932")["gs1_error"] == .string("offset 12: check digit does not match"))
         #expect(read("]E0" + "40063813339312345")["gs1_error"] != nil)
+        #expect(
+            read("]E0" + "40063\u{1D}81333931")["gs1_error"]
+                == .string("offset 0: ean-13 data must be 8, 12, 13 or 14 digits, found '40063\\x1D81333931'"))
     }
 
     @Test func configuration() throws {

@@ -68,7 +68,7 @@ struct GS1Reading {
         let digits = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         guard digits, [8, 12, 13, 14].contains(bytes.count) else {
             f["gs1_error"] = .string(
-                "offset 0: \(symbology) data must be 8, 12, 13 or 14 digits, found '\(String(decoding: bytes.prefix(20), as: UTF8.self))'"
+                "offset 0: \(symbology) data must be 8, 12, 13 or 14 digits, found '\(Self.shown(bytes.prefix(20)))'"
             )
             return f
         }
@@ -77,5 +77,19 @@ struct GS1Reading {
         }
         f["gs1_error"] = .string("offset \(bytes.count - 1): check digit does not match")
         return f
+    }
+
+    /// Bytes as text for a message, control and non-ASCII bytes escaped (`\x1D`).
+    static func shown(_ bytes: ArraySlice<UInt8>) -> String {
+        var out = ""
+        for b in bytes {
+            if b >= 0x20 && b < 0x7F {
+                out.unicodeScalars.append(UnicodeScalar(b))
+            } else {
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            }
+        }
+        return out
     }
 }
