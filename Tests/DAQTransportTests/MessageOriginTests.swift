@@ -38,7 +38,9 @@ struct MessageOriginTests {
         #expect(raw.recorder.wait { $0.contains { if case .subscribed = $0 { true } else { false } } })
         let n = 60
         let rx = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n))
-        let plain = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n, extra: ", origin: false"))
+        // Its own client id: two clients with one id would push each other off the broker.
+        let plain = try LiveRun(
+            BrokerRoundTripTests.receiver(broker.url, count: n, extra: ", origin: false, client_id: daq-rx-plain"))
         let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1, extra: ", batch_size: 4"))
         let (sent, _) = tx.finish()
         #expect(sent.state == .finished && tx.stats("pub", in: sent)?.delivered == n, "\(sent.failure ?? "")")
