@@ -79,15 +79,27 @@ public struct MQTTSettings: Sendable {
                 "MQTT client id: the pipeline's name, the component's and the host's first label, stable across runs."),
             ConfigKey("username", "string", "User name sent in CONNECT."),
             ConfigKey("password_env", "string", "Environment variable holding the password (never put it in YAML)."),
-            ConfigKey("keep_alive", "seconds", default: "30", "PINGREQ after this long without traffic; 0 turns it off."),
+            ConfigKey(
+                "keep_alive", "seconds", default: "30", "PINGREQ after this long without traffic; 0 turns it off."),
             cleanSession,
-            ConfigKey("ca_file", "string", "PEM certificate authorities to trust for mqtts:// (default: the system's)."),
+            ConfigKey(
+                "ca_file", "string", "PEM certificate authorities to trust for mqtts:// (default: the system's)."),
             ConfigKey("connect_timeout", "seconds", default: "5", "Time allowed for TCP, TLS and CONNACK."),
             ConfigKey(
                 "reconnect_delay", "seconds", default: "0.1",
                 "First delay before reconnecting; doubled after each failed attempt."),
             ConfigKey("max_reconnect_delay", "seconds", default: "10", "Longest delay between reconnect attempts."),
         ]
+    }
+
+    /// The first label of this machine's host name (`edge1` of `edge1.lab.example`), as the
+    /// default client id and the payloads' `_host` name it.
+    static var hostName: String {
+        // gethostname, not ProcessInfo.hostName, which may wait for DNS on a machine without it.
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count) == 0 else { return "host" }
+        let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: ".").first.map(String.init) ?? "host"
     }
 
     /// Client options for this component.
@@ -101,14 +113,7 @@ public struct MQTTSettings: Sendable {
         guard case .success(let target) = MQTTClientOptions.parse(url: url) else {
             throw TransportError("bad url '\(url)'")
         }
-        // gethostname, not ProcessInfo.hostName, which may wait for DNS on a machine without it.
-        var name = [CChar](repeating: 0, count: 256)
-        let host =
-            gethostname(&name, name.count) == 0
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(
-                separator: "."
-            ).first.map(String.init) ?? "host"
-            : "host"
+        let host = Self.hostName
         var o = MQTTClientOptions(
             host: target.host, port: target.port, tls: target.tls,
             clientID: clientID ?? "daq-\(context.pipelineName)-\(context.componentName)-\(host)")

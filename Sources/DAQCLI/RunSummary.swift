@@ -102,6 +102,11 @@ final class JSONLinesEventWriter: PipelineObserver {
             f["component"] = .string(s)
             f["samples"] = .int(Int64(n))
             f["message"] = .string(m)
+        case .messages(let s, let status, let ids):
+            f["event"] = "messages"
+            f["component"] = .string(s)
+            f["status"] = .string(status.rawValue)
+            f["ids"] = .array(ids.map(Value.string))
         case .dropped(let c, let n):
             f["event"] = "dropped"
             f["component"] = .string(c)

@@ -16,7 +16,8 @@ struct ModuleRecord {
     var txPower: Double?
     /// RSSI expected at 1 m, from the beacon's own calibration.
     var measuredPower: Double?
-    /// The latest value of every decoded field the module sent in the window.
+    /// Every decoded field the module sent in the window: its first value or its latest, as
+    /// `values` says.
     var fields = Fields()
 
     init(id: String, address: String, timestamp: Double, rssi: Double) {
@@ -28,7 +29,7 @@ struct ModuleRecord {
         rssiMax = rssi
     }
 
-    mutating func add(_ s: Sample, rssi: Double) {
+    mutating func add(_ s: Sample, rssi: Double, keep: KeptValues) {
         lastSeen = max(lastSeen, s.timestamp)
         rssiLast = rssi
         rssiSum += rssi
@@ -37,9 +38,11 @@ struct ModuleRecord {
         if case .array(let types)? = s[DiscoveryFields.frames] {
             for case .string(let t) in types where !frameTypes.contains(t) { frameTypes.append(t) }
         }
-        if let tx = s[DiscoveryFields.txPower]?.doubleValue { txPower = tx }
-        if let m = DiscoveryFields.measuredPower(s) { measuredPower = m }
-        for (k, v) in s.fields.pairs where !DiscoveryFields.perReport.contains(k) && !v.isNull { fields[k] = v }
+        if let tx = s[DiscoveryFields.txPower]?.doubleValue, keep == .last || txPower == nil { txPower = tx }
+        if let m = DiscoveryFields.measuredPower(s), keep == .last || measuredPower == nil { measuredPower = m }
+        for (k, v) in s.fields.pairs where !DiscoveryFields.perReport.contains(k) && !v.isNull {
+            if keep == .last || fields[k] == nil { fields[k] = v }
+        }
     }
 
     /// Log-distance path loss: d = 10^((P₁ₘ − RSSI) / (10·n)), from the mean RSSI. Without a
@@ -54,7 +57,8 @@ struct ModuleRecord {
         var f: Fields = [
             "module": .string(id), "address": .string(address),
             "first_seen": .double(firstSeen), "last_seen": .double(lastSeen),
-            "rssi_last": .double(rssiLast), "rssi_mean": .double(rssiSum / Double(max(frames, 1))), "rssi_max": .double(rssiMax),
+            "rssi_last": .double(rssiLast), "rssi_mean": .double(rssiSum / Double(max(frames, 1))),
+            "rssi_max": .double(rssiMax),
             "frames": .int(Int64(frames)), "frame_types": .array(frameTypes.map(Value.string)),
         ]
         f["tx_power"] = txPower.map(Value.double) ?? .null

@@ -9,6 +9,7 @@ enum AITable {
         00 * N18,csum dlpkey # SSCC
         01 * N14,csum dlpkey # GTIN
         02 * N14,csum # CONTENT
+        03 * N14,csum # MTO GTIN
         10 X..20 # BATCH/LOT
         11 * N6,yymmd0 # PROD DATE
         12 * N6,yymmd0 # DUE DATE
@@ -105,45 +106,45 @@ enum AITable {
         420 X..20 # SHIP TO POST
         421 N3,iso3166 X..9 # SHIP TO POST
         422 N3,iso3166 # ORIGIN
-        423 N..15,iso3166list # COUNTRY - INITIAL PROCESS
+        423 N3,iso3166 [N3],iso3166 [N3],iso3166 [N3],iso3166 [N3],iso3166 # COUNTRY - INITIAL PROCESS
         424 N3,iso3166 # COUNTRY - PROCESS
-        425 N..15,iso3166list # COUNTRY - DISASSEMBLY
+        425 N3,iso3166 [N3],iso3166 [N3],iso3166 [N3],iso3166 [N3],iso3166 # COUNTRY - DISASSEMBLY
         426 N3,iso3166 # COUNTRY - FULL PROCESS
         427 X..3 # ORIGIN SUBDIVISION
-        4300 X..35 # SHIP TO COMP
-        4301 X..35 # SHIP TO NAME
-        4302 X..70 # SHIP TO ADD1
-        4303 X..70 # SHIP TO ADD2
-        4304 X..70 # SHIP TO SUB
-        4305 X..70 # SHIP TO LOC
-        4306 X..70 # SHIP TO REG
-        4307 X2 # SHIP TO COUNTRY
+        4300 X..35,pcenc # SHIP TO COMP
+        4301 X..35,pcenc # SHIP TO NAME
+        4302 X..70,pcenc # SHIP TO ADD1
+        4303 X..70,pcenc # SHIP TO ADD2
+        4304 X..70,pcenc # SHIP TO SUB
+        4305 X..70,pcenc # SHIP TO LOC
+        4306 X..70,pcenc # SHIP TO REG
+        4307 X2,iso3166alpha2 # SHIP TO COUNTRY
         4308 X..30 # SHIP TO PHONE
-        4309 N10 N10 # SHIP TO GEO
-        4310 X..35 # RTN TO COMP
-        4311 X..35 # RTN TO NAME
-        4312 X..70 # RTN TO ADD1
-        4313 X..70 # RTN TO ADD2
-        4314 X..70 # RTN TO SUB
-        4315 X..70 # RTN TO LOC
-        4316 X..70 # RTN TO REG
-        4317 X2 # RTN TO COUNTRY
+        4309 N10,latitude N10,longitude # SHIP TO GEO
+        4310 X..35,pcenc # RTN TO COMP
+        4311 X..35,pcenc # RTN TO NAME
+        4312 X..70,pcenc # RTN TO ADD1
+        4313 X..70,pcenc # RTN TO ADD2
+        4314 X..70,pcenc # RTN TO SUB
+        4315 X..70,pcenc # RTN TO LOC
+        4316 X..70,pcenc # RTN TO REG
+        4317 X2,iso3166alpha2 # RTN TO COUNTRY
         4318 X..20 # RTN TO POST
         4319 X..30 # RTN TO PHONE
-        4320 X..35 # SRV DESCRIPTION
-        4321 N1 # DANGEROUS GOODS
-        4322 N1 # AUTH TO LEAVE
-        4323 N1 # SIG REQUIRED
-        4324 N6,yymmd0 N4,hhmm # NOT BEF DEL DT
-        4325 N6,yymmd0 N4,hhmm # NOT AFT DEL DT
+        4320 X..35,pcenc # SRV DESCRIPTION
+        4321 N1,yesno # DANGEROUS GOODS
+        4322 N1,yesno # AUTH TO LEAVE
+        4323 N1,yesno # SIG REQUIRED
+        4324 N6,yymmd0 N4,hhmi # NOT BEF DEL DT
+        4325 N6,yymmd0 N4,hhmi # NOT AFT DEL DT
         4326 N6,yymmdd # REL DATE
-        4330 N6 [X1] # MAX TEMP F.
-        4331 N6 [X1] # MAX TEMP C.
-        4332 N6 [X1] # MIN TEMP F.
-        4333 N6 [X1] # MIN TEMP C.
+        4330 N6 [X1],hyphen # MAX TEMP F.
+        4331 N6 [X1],hyphen # MAX TEMP C.
+        4332 N6 [X1],hyphen # MIN TEMP F.
+        4333 N6 [X1],hyphen # MIN TEMP C.
         7001 N13 # NSN
         7002 X..30 # MEAT CUT
-        7003 N6,yymmdd N4,hhmm # EXPIRY TIME
+        7003 N6,yymmdd N4,hhmi # EXPIRY TIME
         7004 N..4 # ACTIVE POTENCY
         7005 X..12 # CATCH AREA
         7006 N6,yymmdd # FIRST FREEZE DATE
@@ -151,45 +152,58 @@ enum AITable {
         7008 X..3 # AQUATIC SPECIES
         7009 X..10 # FISHING GEAR TYPE
         7010 X..2 # PROD METHOD
-        7011 N6,yymmdd [N4],hhmm # TEST BY DATE
+        7011 N6,yymmdd [N4],hhmi # TEST BY DATE
         7020 X..20 # REFURB LOT
         7021 X..20 # FUNC STAT
         7022 X..20 # REV STAT
         7023 X..30 # GIAI - ASSEMBLY
-        7030-7039 N3 X..27 # PROCESSOR
-        7040 N1 X1 X1 X1 # UIC+EXT
+        7030-7039 N3,iso3166999 X..27 # PROCESSOR
+        7040 N1 X1 X1 X1,importeridx # UIC+EXT
+        7041 X..4,packagetype # UFRGT UNIT TYPE
         710 X..20 # NHRN PZN
         711 X..20 # NHRN CIP
         712 X..20 # NHRN CN
         713 X..20 # NHRN DRN
         714 X..20 # NHRN AIM
         715 X..20 # NHRN NDC
+        716 X..20 # NHRN AIC
         7230-7239 X2 X..28 # CERT
         7240 X..20 # PROTOCOL
-        7241 N2 # AIDC MEDIA TYPE
+        7241 N2,mediatype # AIDC MEDIA TYPE
         7242 X..25 # VCN
-        8001 N4 N5 N3 N1 N1 # DIMENSIONS
+        7250 N8,yyyymmdd # DOB
+        7251 N8,yyyymmdd N4,hhmi # DOB TIME
+        7252 N1,iso5218 # BIO SEX
+        7253 X..40,pcenc # FAMILY NAME
+        7254 X..40,pcenc # GIVEN NAME
+        7255 X..10 # SUFFIX
+        7256 X..90,pcenc # FULL NAME
+        7257 X..70,pcenc # PERSON ADDR
+        7258 X3,posinseqslash # BIRTH SEQUENCE
+        7259 X..40,pcenc # BABY
+        8001 N4,nonzero N5,nonzero N3,nonzero N1,winding N1 # DIMENSIONS
         8002 X..20 # CMT No.
-        8003 N1 N13,csum [X..16] dlpkey # GRAI
+        8003 N1,zero N13,csum [X..16] dlpkey # GRAI
         8004 X..30 dlpkey # GIAI
         8005 N6 # PRICE PER UNIT
-        8006 N14,csum N4 dlpkey # ITIP
-        8007 X..34 # IBAN
-        8008 N8,yymmddhh [N..4] # PROD TIME
+        8006 N14,csum N4,pieceoftotal dlpkey # ITIP
+        8007 X..34,iban # IBAN
+        8008 N6,yymmdd N2,hh [N2],mi [N2],ss # PROD TIME
         8009 X..50 # OPTSEN
         8010 Y..30 dlpkey # CPID
-        8011 N..12 # CPID SERIAL
+        8011 N..12,nozeroprefix # CPID SERIAL
         8012 X..20 # VERSION
-        8013 X..25 dlpkey # GMN
+        8013 X..25,csumalpha dlpkey # GMN
+        8014 X..25,csumalpha,hasnondigit # MUDI
         8017 N18,csum dlpkey # GSRN - PROVIDER
         8018 N18,csum dlpkey # GSRN - RECIPIENT
         8019 N..10 # SRIN
         8020 X..25 # REF No.
-        8026 N14,csum N4 # ITIP CONTENT
+        8026 N14,csum N4,pieceoftotal # ITIP CONTENT
         8030 Z..90 # DIGSIG
-        8110 X..70 # COUPON
+        8110 X..70,couponcode # COUPON
         8111 N4 # POINTS
-        8112 X..70 # POSITIVE OFFER COUPON
+        8112 X..70,couponposoffer # POSITIVE OFFER COUPON
         8200 X..70 # PRODUCT URL
         90 X..30 # INTERNAL
         91-99 X..90 # INTERNAL

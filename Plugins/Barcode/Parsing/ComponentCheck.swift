@@ -4,14 +4,17 @@ import Foundation
 /// The rules an AI's data must follow, and what its value means.
 enum ComponentCheck {
     /// GS1's CSET 82: the invariant subset of ISO/IEC 646.
-    static let cset82: Set<UInt8> = Set(Array("!\"%&'()*+,-./0123456789:;<=>?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8))
+    static let cset82: Set<UInt8> = Set(
+        Array("!\"%&'()*+,-./0123456789:;<=>?ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz".utf8))
     static let cset39: Set<UInt8> = Set(Array("#-/0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8))
-    static let base64url: Set<UInt8> = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=".utf8))
+    static let base64url: Set<UInt8> = Set(
+        Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=".utf8))
 
     /// The first problem with `raw` as data of `entry`, as `"offset N: …"`, or `nil`.
     static func validate(_ entry: AIEntry, _ raw: [UInt8], at offset: Int) -> String? {
         if raw.count < entry.minLength {
-            return "offset \(offset): AI (\(entry.ai)) needs \(entry.minLength == entry.maxLength ? "" : "at least ")\(entry.minLength) characters, found \(raw.count)"
+            return
+                "offset \(offset): AI (\(entry.ai)) needs \(entry.minLength == entry.maxLength ? "" : "at least ")\(entry.minLength) characters, found \(raw.count)"
         }
         if raw.count > entry.maxLength {
             return "offset \(offset): AI (\(entry.ai)) holds at most \(entry.maxLength) characters, found \(raw.count)"
@@ -27,7 +30,8 @@ enum ComponentCheck {
             let part = raw[i..<(i + take)]
             for (k, b) in part.enumerated() where !allowed(b, c.charset) {
                 let what = c.charset == .numeric ? "a digit" : "a character of GS1's set"
-                return "offset \(offset + i + k): AI (\(entry.ai)) expects \(what), found '\(String(decoding: [b], as: UTF8.self))'"
+                return
+                    "offset \(offset + i + k): AI (\(entry.ai)) expects \(what), found '\(String(decoding: [b], as: UTF8.self))'"
             }
             for check in c.checks {
                 if let problem = run(check, part, ai: entry.ai, at: offset + i) { return problem }
@@ -49,24 +53,75 @@ enum ComponentCheck {
 
     private static func run(_ check: String, _ part: ArraySlice<UInt8>, ai: String, at offset: Int) -> String? {
         let d = part.map { Int($0) - 0x30 }
+        func two(_ i: Int) -> Int { d[i] * 10 + d[i + 1] }
         switch check {
         case "csum":
             guard Mod10.isValid(part) else {
                 let expected = Mod10.checkDigit(for: part.dropLast()).map(String.init) ?? "?"
-                return "offset \(offset + part.count - 1): AI (\(ai)) check digit is \(d.last ?? 0), expected \(expected)"
+                return
+                    "offset \(offset + part.count - 1): AI (\(ai)) check digit is \(d.last ?? 0), expected \(expected)"
             }
-        case "yymmd0", "yymmdd", "yymmddhh":
-            let month = d[2] * 10 + d[3], day = d[4] * 10 + d[5]
-            guard (1...12).contains(month) else { return "offset \(offset + 2): AI (\(ai)) month \(month) does not exist" }
+        case "csumalpha":
+            guard part.count >= 2, let expected = CheckCharacterPair.pair(for: part.dropLast(2)) else {
+                return "offset \(offset): AI (\(ai)) is too short for its check character pair"
+            }
+            if Array(part.suffix(2)) != expected {
+                let found = String(decoding: part.suffix(2), as: UTF8.self)
+                return
+                    "offset \(offset + part.count - 2): AI (\(ai)) check characters are '\(found)', expected '\(String(decoding: expected, as: UTF8.self))'"
+            }
+        case "yymmd0", "yymmdd", "yymmddhh", "yyyymmdd":
+            let long = check == "yyyymmdd" ? 2 : 0
+            let month = two(2 + long)
+            let day = two(4 + long)
+            guard (1...12).contains(month) else {
+                return "offset \(offset + 2 + long): AI (\(ai)) month \(month) does not exist"
+            }
             if day == 0 && check == "yymmd0" { break }
-            let year = 2000 + d[0] * 10 + d[1]
+            let year = long > 0 ? two(0) * 100 + two(2) : 2000 + two(0)
             guard day >= 1 && day <= daysIn(month: month, year: year) else {
-                return "offset \(offset + 4): AI (\(ai)) day \(day) does not exist in month \(month)"
+                return "offset \(offset + 4 + long): AI (\(ai)) day \(day) does not exist in month \(month)"
             }
-            if check == "yymmddhh", d[6] * 10 + d[7] > 23 { return "offset \(offset + 6): AI (\(ai)) hour \(d[6] * 10 + d[7]) does not exist" }
-        case "hhmm":
-            if d[0] * 10 + d[1] > 23 || d[2] * 10 + d[3] > 59 { return "offset \(offset): AI (\(ai)) time is not hhmm" }
+            if check == "yymmddhh", two(6) > 23 {
+                return "offset \(offset + 6): AI (\(ai)) hour \(two(6)) does not exist"
+            }
+        case "hhmm", "hhmi":
+            if two(0) > 23 || two(2) > 59 { return "offset \(offset): AI (\(ai)) time is not hhmm" }
+        case "hh":
+            if two(0) > 23 { return "offset \(offset): AI (\(ai)) hour \(two(0)) does not exist" }
+        case "mi", "ss":
+            if two(0) > 59 {
+                return "offset \(offset): AI (\(ai)) \(check == "mi" ? "minute" : "second") \(two(0)) does not exist"
+            }
+        case "nonzero":
+            if d.allSatisfy({ $0 == 0 }) { return "offset \(offset): AI (\(ai)) must not be zero here" }
+        case "zero":
+            if d.contains(where: { $0 != 0 }) { return "offset \(offset): AI (\(ai)) must be 0 here" }
+        case "yesno":
+            if d[0] > 1 { return "offset \(offset): AI (\(ai)) expects 0 or 1, found \(d[0])" }
+        case "winding":
+            if ![0, 1, 9].contains(d[0]) { return "offset \(offset): AI (\(ai)) winding direction must be 0, 1 or 9" }
+        case "hyphen":
+            if part.contains(where: { $0 != UInt8(ascii: "-") }) {
+                return "offset \(offset): AI (\(ai)) expects '-' here"
+            }
+        case "pieceoftotal":
+            let piece = two(0)
+            let total = two(2)
+            if piece == 0 || total == 0 || piece > total {
+                return "offset \(offset): AI (\(ai)) piece \(piece) of \(total) is not a piece of the total"
+            }
+        case "nozeroprefix":
+            if part.count > 1 && part.first == UInt8(ascii: "0") {
+                return "offset \(offset): AI (\(ai)) must not begin with 0"
+            }
+        case "hasnondigit":
+            if part.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                return "offset \(offset): AI (\(ai)) must hold a character that is not a digit"
+            }
         default:
+            // Lists (ISO 3166, ISO 4217, IBAN, coupon layouts, …) are not checked: the data's
+            // character set and length are.
             break
         }
         return nil
@@ -91,22 +146,34 @@ enum ComponentCheck {
         return century + yy
     }
 
-    /// The value of valid data: dates as ISO text, measures and amounts as numbers.
+    /// The value of valid data: dates as ISO text (with the time when the AI has one), measures
+    /// and amounts as numbers.
     static func value(_ entry: AIEntry, _ raw: [UInt8], today: Date, currency: inout String?) -> Value {
         let first = entry.components.first
-        if let checks = first?.checks, let kind = checks.first(where: { $0.hasPrefix("yymmd") }) {
+        if let checks = first?.checks, let kind = checks.first(where: { $0.hasPrefix("yymmd") || $0 == "yyyymmdd" }) {
             let d = raw.map { Int($0) - 0x30 }
-            let y = year(d[0] * 10 + d[1], today: today)
-            let m = d[2] * 10 + d[3]
-            var day = d[4] * 10 + d[5]
+            func two(_ i: Int) -> Int { d[i] * 10 + d[i + 1] }
+            let long = kind == "yyyymmdd" ? 2 : 0
+            let y = long > 0 ? two(0) * 100 + two(2) : year(two(0), today: today)
+            let m = two(2 + long)
+            var day = two(4 + long)
             if day == 0 && kind == "yymmd0" { day = daysIn(month: m, year: y) }
-            var text = "\(y)-\(two(m))-\(two(day))"
-            if kind == "yymmddhh" {
-                text += "T\(two(d[6] * 10 + d[7]))"
-                if raw.count >= 10 { text += ":\(two(d[8] * 10 + d[9]))" } else { text += ":00" }
-                if raw.count >= 12 { text += ":\(two(d[10] * 10 + d[11]))" }
-            } else if entry.components.count > 1, entry.components[1].checks.contains("hhmm"), raw.count >= 10 {
-                text += "T\(two(d[6] * 10 + d[7])):\(two(d[8] * 10 + d[9]))"
+            var text = "\(y)-\(Self.two(m))-\(Self.two(day))"
+            // The time follows the date: hhmm as one part, or hh then optional mi and ss.
+            var i = 6 + long
+            for c in entry.components.dropFirst() where i + 2 <= raw.count {
+                if c.checks.contains("hhmm") || c.checks.contains("hhmi") {
+                    guard i + 4 <= raw.count else { break }
+                    text += "T\(Self.two(two(i))):\(Self.two(two(i + 2)))"
+                    i += 4
+                } else if c.checks.contains("hh") {
+                    text += "T\(Self.two(two(i)))"
+                    text += i + 4 <= raw.count ? ":\(Self.two(two(i + 2)))" : ":00"
+                    if i + 6 <= raw.count { text += ":\(Self.two(two(i + 4)))" }
+                    break
+                } else {
+                    break
+                }
             }
             return .string(text)
         }

@@ -8,6 +8,8 @@ import DAQCore
 ///   receiver drops the copies it has already seen.
 /// - `_bytes`: the names of the fields that hold bytes (written as hex text), so they come back
 ///   as bytes and not as strings. Present only when there are some.
+/// - `_pipeline` and `_host`: the publishing pipeline and the first label of its host's name,
+///   so a collector of many edge machines can tell them apart. Optional.
 ///
 /// Numbers keep their type (`3.0` stays a double, `3` an integer), so a sample written by the
 /// `mqtt` sink is read back by the `mqtt` source with the same fields, types, timestamp,
@@ -17,12 +19,33 @@ public enum SamplePayload {
     public static let messageIDKey = "_msg"
     /// The key listing the fields that hold bytes.
     public static let bytesKey = "_bytes"
+    /// The key naming the publishing pipeline.
+    public static let pipelineKey = "_pipeline"
+    /// The key naming the publishing host.
+    public static let hostKey = "_host"
+
+    /// The `_pipeline` and `_host` members, rendered once for every payload a sink writes.
+    public static func origin(pipeline: String, host: String) -> [UInt8] {
+        var out: [UInt8] = []
+        for (key, value) in [(pipelineKey, pipeline), (hostKey, host)] {
+            out.append(UInt8(ascii: ","))
+            JSONEncoding.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONEncoding.appendString(value, to: &out)
+        }
+        return out
+    }
 
     /// Appends sample `row` of `batch` as one JSON object.
-    public static func append(_ batch: Batch, row: Int, messageID: [UInt8], to out: inout [UInt8]) {
+    /// - Parameters:
+    ///   - origin: ``origin(pipeline:host:)``, or nothing to leave the sender unnamed.
+    public static func append(_ batch: Batch, row: Int, messageID: [UInt8], origin: [UInt8] = [], to out: inout [UInt8])
+    {
         out.append(contentsOf: #"{"_msg":""#.utf8)
         out.append(contentsOf: messageID)
-        out.append(contentsOf: #"","#.utf8)
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: origin)
+        out.append(UInt8(ascii: ","))
         SampleJSON.appendMetadata(batch, row: row, to: &out)
         let kind = batch.kinds[row]
         var bytesFields = 0
@@ -61,6 +84,10 @@ public enum SamplePayload {
     public struct Decoded: Sendable, Equatable {
         /// The `_msg` id, when the payload has one.
         public var messageID: String?
+        /// The publishing pipeline (`_pipeline`), when the payload names it.
+        public var pipeline: String?
+        /// The publishing host (`_host`), when the payload names it.
+        public var host: String?
         /// The sample; its uptime is the sender's.
         public var sample: Sample
     }
@@ -91,11 +118,15 @@ public enum SamplePayload {
     private static func sample(_ object: Fields) throws -> Decoded {
         var s = Sample(uptime: 0)
         var id: String?
+        var pipeline: String?
+        var host: String?
         var bytesNames: [String] = []
         var fields = Fields()
         for (k, v) in object.pairs {
             switch k {
             case messageIDKey: id = v.stringValue
+            case pipelineKey: pipeline = v.stringValue
+            case hostKey: host = v.stringValue
             case bytesKey:
                 guard case .array(let names) = v else {
                     throw DecodingError(description: "_bytes must be a list of field names")
@@ -122,7 +153,7 @@ public enum SamplePayload {
             fields[name] = .bytes(bytes)
         }
         s.fields = fields
-        return Decoded(messageID: id, sample: s)
+        return Decoded(messageID: id, pipeline: pipeline, host: host, sample: s)
     }
 
     private static func hex(_ s: String) -> [UInt8]? {

@@ -8,7 +8,8 @@ import NIOCore
 /// Per message the stage reports, as the message observer of a messaging SDK would: *sent*
 /// (handed to the transport; large payloads also report their bytes as *progress* while they
 /// are written), *delivered* (PUBACK at QoS 1; written to the connection at QoS 0, which has no
-/// acknowledgement) and *failed* with the reason. While the broker is away, messages wait in a
+/// acknowledgement) and *failed* with the reason; each of these comes with a `messages` event
+/// naming the messages it concerns by their `_msg` ids. While the broker is away, messages wait in a
 /// bounded queue (`queue`; a full queue holds the pipeline back); with `spool: DIR` they are
 /// also written to disk before `write` returns, and what the broker had not acknowledged when
 /// `daq` stopped is re-sent first by the next run.
@@ -108,7 +109,9 @@ public final class MQTTSink: SinkPlugin {
         var o = options
         o.maxInflight = configuration.maxInflight
         encoder = MessageEncoder(
-            clientID: o.clientID, qos: configuration.qos == 1 ? .atLeastOnce : .atMostOnce,
+            clientID: o.clientID,
+            origin: SamplePayload.origin(pipeline: context.pipelineName, host: MQTTSettings.hostName),
+            qos: configuration.qos == 1 ? .atLeastOnce : .atMostOnce,
             retain: configuration.retain,
             batchSize: configuration.batchSize, markers: configuration.markers)
     }
@@ -148,6 +151,8 @@ public final class MQTTSink: SinkPlugin {
                         samples: m.samples)
                 }
                 try ledger.reserve(messages.count)
+                // Before the client has them, so no acknowledgement can be reported ahead of this.
+                context.messages(.sent, ids: messages.compactMap(\.messageID))
                 client.publish(messages)
             }
         }
@@ -162,6 +167,8 @@ public final class MQTTSink: SinkPlugin {
         if let spool = ledger.spool { context.spooled(samples: spool.spooledSamples) }
         context.wrote(bytes: messages.reduce(0) { $0 + $1.payload.readableBytes })
         try ledger.reserve(messages.count)
+        // Before the client has them, so no acknowledgement can be reported ahead of this.
+        context.messages(.sent, ids: messages.compactMap(\.messageID))
         client.publish(messages)
     }
 
@@ -189,6 +196,7 @@ public final class MQTTSink: SinkPlugin {
                     "not acknowledged by the MQTT broker at \(options.address) within drain_timeout (\(config.drainTimeout.value) s)\(why)",
                 raw: left.map(\.text)
             )
+            context.messages(.failed, ids: left.compactMap(\.messageID))
         }
         try ledger.check()
     }

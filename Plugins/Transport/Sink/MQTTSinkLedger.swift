@@ -96,6 +96,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             stage?.spooled(samples: spool.spooledSamples)
         }
         stage?.delivered(samples: samples, bytes: bytes)
+        stage?.messages(.delivered, ids: messages.compactMap(\.messageID))
         settle(messages.count)
     }
 
@@ -156,6 +157,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
         }
         // The payloads hold the samples as JSON: under dead_letter each becomes one dead letter.
         stage?.failed(samples: samples, message: reason, raw: messages.map(\.text))
+        stage?.messages(.failed, ids: messages.compactMap(\.messageID))
         settle(messages.count)
     }
 }
@@ -163,4 +165,19 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
 extension MQTTOutgoing {
     /// The payload as text, as a dead letter keeps it: the sink's payloads are JSON.
     var text: String { String(decoding: payload.readableBytesView, as: UTF8.self) }
+
+    /// The `_msg` id the payload opens with (`{"_msg":"…"` or `[{"_msg":"…"`): read from the
+    /// payload, so a message an earlier run spooled reports the id it was sent with.
+    var messageID: String? {
+        let view = payload.readableBytesView
+        let opening = Array(#"{"_msg":""#.utf8)
+        var start = view.startIndex
+        if view.first == UInt8(ascii: "[") { start += 1 }
+        guard view.endIndex - start > opening.count, view[start..<(start + opening.count)].elementsEqual(opening) else {
+            return nil
+        }
+        let from = start + opening.count
+        guard let end = view[from...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: view[from..<end], as: UTF8.self)
+    }
 }

@@ -13,6 +13,8 @@ struct MessageEncoder {
     let batchSize: Int
     let markers: Bool
     private let clientID: String
+    /// `_pipeline` and `_host`, the same in every payload.
+    private let origin: [UInt8]
     private var prefix: [UInt8] = []
     private var sequence: UInt64 = 1
     private var payloads: [UInt8] = []
@@ -22,8 +24,9 @@ struct MessageEncoder {
     private var groups: [(topic: String, from: Int, to: Int)] = []
     private let allocator = ByteBufferAllocator()
 
-    init(clientID: String, qos: MQTTQoS, retain: Bool, batchSize: Int, markers: Bool) {
+    init(clientID: String, origin: [UInt8], qos: MQTTQoS, retain: Bool, batchSize: Int, markers: Bool) {
         self.clientID = clientID
+        self.origin = origin
         self.qos = qos
         self.retain = retain
         self.batchSize = batchSize
@@ -83,7 +86,7 @@ struct MessageEncoder {
             if batchSize > 1 { payloads.append(UInt8(ascii: "[")) }
             for i in g.from..<g.to {
                 if i > g.from { payloads.append(UInt8(ascii: ",")) }
-                SamplePayload.append(batch, row: rows[i], messageID: idBytes, to: &payloads)
+                SamplePayload.append(batch, row: rows[i], messageID: idBytes, origin: origin, to: &payloads)
             }
             if batchSize > 1 { payloads.append(UInt8(ascii: "]")) }
             ends.append(payloads.count)

@@ -23,14 +23,17 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     weak var client: MQTTClient?
     let limit: Int
     let onBadPayload: BadPayload
+    /// Whether samples gain `topic`, `pipeline` and `host`.
+    let origin: Bool
 
     /// What to do with a message whose payload is not samples.
     enum BadPayload: String, ConfigEnum, Sendable {
         case skip, fail
     }
 
-    init(limit: Int, dedup: Int, onBadPayload: BadPayload) {
+    init(limit: Int, dedup: Int, onBadPayload: BadPayload, origin: Bool = true) {
         self.limit = limit
+        self.origin = origin
         self.filter = DuplicateFilter(capacity: dedup)
         self.onBadPayload = onBadPayload
     }
@@ -89,6 +92,13 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         defer { condition.unlock() }
         while outcomes == 0 && condition.wait(until: deadline) {}
         if let fatal { throw TransportError(fatal) }
+    }
+
+    /// `topic`, `pipeline` and `host`, each unless the sample has such a field of its own.
+    private static func addOrigin(to s: inout Sample, topic: Value, _ d: SamplePayload.Decoded) {
+        if s["topic"] == nil { s["topic"] = topic }
+        if let p = d.pipeline, s["pipeline"] == nil { s["pipeline"] = .string(p) }
+        if let h = d.host, s["host"] == nil { s["host"] = .string(h) }
     }
 
     // MARK: MQTTClientDelegate
@@ -159,9 +169,11 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             // A live source stamps arrival on its own run clock; the sender's uptime belongs to its run.
             let clock = context.clock
             let uptime = clock.mode == .virtual ? clock.elapsedWallSeconds() : clock.now()
+            let topic = Value.string(message.topic)
             for d in decoded {
                 var s = d.sample
                 s.uptime = uptime
+                if origin { Self.addOrigin(to: &s, topic: topic, d) }
                 pending.append(s)
             }
             received += decoded.count

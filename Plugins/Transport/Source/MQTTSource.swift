@@ -11,6 +11,10 @@ import DAQCore
 /// with DUP set, a spool replayed after a restart) is dropped. While more than `buffer` samples
 /// wait for the pipeline, the source stops reading from the broker, and TCP flow control holds
 /// the broker back.
+///
+/// Each sample gains where it came from (`origin`, on by default): `topic`, and `pipeline` and
+/// `host` when the payload names them, as the `mqtt` sink's do. A field the sample already has
+/// keeps its value.
 public final class MQTTSource: SourcePlugin {
     public struct Configuration: PluginConfiguration {
         var connection: MQTTSettings
@@ -20,9 +24,10 @@ public final class MQTTSource: SourcePlugin {
         var dedup = 100_000
         var count: Int?
         var onBadPayload: MQTTReceiver.BadPayload = .skip
+        var origin = true
 
         enum CodingKeys: String, CodingKey {
-            case topics, qos, buffer, dedup, count
+            case topics, qos, buffer, dedup, count, origin
             case onBadPayload = "on_bad_payload"
         }
 
@@ -35,6 +40,7 @@ public final class MQTTSource: SourcePlugin {
             dedup = try c.decodeIfPresent(Int.self, forKey: .dedup) ?? dedup
             count = try c.decodeIfPresent(Int.self, forKey: .count)
             onBadPayload = try c.decodeIfPresent(MQTTReceiver.BadPayload.self, forKey: .onBadPayload) ?? .skip
+            origin = try c.decodeIfPresent(Bool.self, forKey: .origin) ?? true
         }
 
         public func validate() throws {
@@ -86,6 +92,10 @@ public final class MQTTSource: SourcePlugin {
             ConfigKey(
                 "on_bad_payload", MQTTReceiver.BadPayload.choices, default: "skip",
                 "skip warns and drops a message that is not samples; fail stops."),
+            ConfigKey(
+                "origin", "bool", default: "true",
+                "Add where each message came from: topic, and pipeline and host when the payload names them (_pipeline, _host)."
+            ),
         ]
 
     private let config: Configuration
@@ -100,7 +110,8 @@ public final class MQTTSource: SourcePlugin {
         // away (a reconnect, a broker restart) reaches it only through a kept session.
         options = try configuration.connection.clientOptions(context: context, cleanByDefault: configuration.qos == 0)
         receiver = MQTTReceiver(
-            limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload)
+            limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload,
+            origin: configuration.origin)
     }
 
     deinit {

@@ -16,6 +16,9 @@ public enum PipelineEvent: Sendable, Equatable {
     case delivered(sink: String, samples: Int, bytes: Int)
     /// A sink could not deliver samples.
     case sinkFailed(sink: String, samples: Int, message: String)
+    /// A sink that sends messages with ids of their own (the `mqtt` sink, whose ids are the
+    /// payloads' `_msg`) names the messages a `sent`, `delivered` or `sinkFailed` event concerns.
+    case messages(sink: String, status: MessageStatus, ids: [String])
     /// A buffer dropped samples under a `drop_*` policy.
     case dropped(component: String, samples: Int)
     /// A source found a reader's `block` buffer full and waits: backpressure has reached it.
@@ -24,6 +27,16 @@ public enum PipelineEvent: Sendable, Equatable {
     case notice(component: String, message: String)
     /// A stage reported a problem it recovered from (a bad row skipped).
     case warning(component: String, message: String)
+}
+
+/// What became of a messaging sink's messages.
+public enum MessageStatus: String, Sendable, Equatable {
+    /// Handed to the transport.
+    case sent
+    /// Acknowledged by the destination (a broker's PUBACK).
+    case delivered
+    /// Given up; the matching `sinkFailed` event says why.
+    case failed
 }
 
 /// Receives run events. Every method has an empty default, so a type implements only what it
@@ -44,6 +57,7 @@ public protocol PipelineObserver: AnyObject, Sendable {
     func progress(sink: String, bytes: Int, total: Int)
     func delivered(sink: String, samples: Int, bytes: Int)
     func sinkFailed(sink: String, samples: Int, message: String)
+    func messages(sink: String, status: MessageStatus, ids: [String])
 }
 
 extension PipelineObserver {
@@ -62,6 +76,7 @@ extension PipelineObserver {
         case .progress(let s, let b, let t): progress(sink: s, bytes: b, total: t)
         case .delivered(let s, let n, let b): delivered(sink: s, samples: n, bytes: b)
         case .sinkFailed(let s, let n, let m): sinkFailed(sink: s, samples: n, message: m)
+        case .messages(let s, let status, let ids): messages(sink: s, status: status, ids: ids)
         case .dropped, .warning, .backpressure, .notice: break
         }
     }
@@ -77,6 +92,7 @@ extension PipelineObserver {
     public func progress(sink: String, bytes: Int, total: Int) {}
     public func delivered(sink: String, samples: Int, bytes: Int) {}
     public func sinkFailed(sink: String, samples: Int, message: String) {}
+    public func messages(sink: String, status: MessageStatus, ids: [String]) {}
 }
 
 /// An observer made of one closure that sees every event.

@@ -200,6 +200,14 @@ public final class StageContext: Sendable {
         stage?.publish(.delivered(sink: name, samples: samples, bytes: bytes))
     }
 
+    /// Sinks that send messages with ids of their own: the messages `ids` were sent (handed to
+    /// the transport), delivered or failed. Reported next to ``delivered(samples:bytes:)`` and
+    /// ``failed(samples:message:raw:)``, so an observer can tell which messages those concern.
+    public func messages(_ status: MessageStatus, ids: [String]) {
+        guard !ids.isEmpty else { return }
+        stage?.publish(.messages(sink: name, status: status, ids: ids))
+    }
+
     /// Sinks: `samples` could not be delivered.
     public func failed(samples: Int, message: String) {
         failed(samples: samples, message: message, raw: [])

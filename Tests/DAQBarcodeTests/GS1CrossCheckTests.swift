@@ -1,0 +1,83 @@
+import DAQCore
+import Foundation
+import Testing
+
+@testable import DAQBarcode
+
+/// Scanner strings, with and without AIM prefixes, read by `barcode.gs1` and by biip (PyPI,
+/// an independent GS1 reader): the same AIs and values, the same GTIN.
+///
+/// biip reports every reading it can make of a code: `4006381333931` is both a GTIN and AI
+/// (400). Ours makes one: a code that is a GTIN by length and check digit stays a GTIN. So
+/// a GTIN of ours must be one biip found, element strings of ours must be biip's message, and
+/// a code we leave alone must be one biip finds nothing in either.
+@Suite struct GS1CrossCheckTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gs1")
+
+    struct Theirs {
+        var gtin: String?
+        var upc: String?
+        var ais: [[String]]?
+    }
+
+    static func biip(_ corpus: String) throws -> [Theirs] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", fixtures.appendingPathComponent("biip-read.py").path, corpus]
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read before waiting: a full pipe would hold the reader back for ever.
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        try #require(
+            p.terminationStatus == 0,
+            "biip-read.py failed (biip is installed by scripts/test.sh: python3 -m pip install biip==5.2.0): \(errText.suffix(1500))"
+        )
+        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return Theirs(gtin: o["gtin"] as? String, upc: o["upc"] as? String, ais: o["ais"] as? [[String]])
+        }
+    }
+
+    @Test func everyScannerStringReadsAsBiipReadsIt() throws {
+        let corpus = Self.fixtures.appendingPathComponent("scanner-strings.jsonl").path
+        let codes = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])["code"]!
+        }
+        let theirs = try Self.biip(corpus)
+        try #require(theirs.count == codes.count, "biip read \(theirs.count) of \(codes.count) lines")
+        var kinds: [String: Int] = [:]
+        for (code, t) in zip(codes, theirs) {
+            // The scanner's path: the AIM identifier read and stripped, then the transform.
+            let scanned = ScannedCode(raw: Array(code.utf8))
+            let f =
+                GS1Reading(detect: .auto).fields(scanned.text, symbology: scanned.symbology, today: day(2026))
+                ?? Fields()
+            let shown = code.debugDescription
+            #expect(f["gs1_error"] == nil, "\(shown): \(f["gs1_error"]?.stringValue ?? "")")
+            if case .object(let ais)? = f["gs1"] {
+                kinds["element strings", default: 0] += 1
+                let ours = ais.pairs.map { [$0.0, $0.1.stringValue ?? ""] }
+                #expect(ours == t.ais ?? [], "\(shown): AIs here \(ours), biip \(t.ais ?? [])")
+                #expect(f["gtin"]?.stringValue == t.ais?.first { $0[0] == "01" }?[1], "\(shown): gtin")
+            } else if let gtin = f["gtin"]?.stringValue {
+                kinds["gtin", default: 0] += 1
+                #expect(
+                    gtin == t.gtin || gtin == t.upc,
+                    "\(shown): gtin \(gtin) here, biip \(t.gtin ?? "none") / UPC \(t.upc ?? "none")")
+            } else {
+                kinds["nothing", default: 0] += 1
+                #expect(t.gtin == nil && t.ais == nil, "\(shown): nothing here, biip found \(t)")
+            }
+        }
+        // The corpus exercises every outcome, prefix or not.
+        #expect(
+            kinds["element strings", default: 0] >= 50 && kinds["gtin", default: 0] >= 35
+                && kinds["nothing", default: 0] >= 5, "\(kinds)")
+    }
+}
