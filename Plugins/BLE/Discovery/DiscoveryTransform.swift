@@ -30,6 +30,9 @@ public final class DiscoveryTransform: TransformPlugin {
     private var modules: [String: ModuleRecord] = [:]
     private var order: [String] = []
     private var below = 0
+    /// What uptime 0 is on the reports' own clock (a capture's absolute time), from the first
+    /// report: windows are dated on it, so a logger's `timestampDate` is the capture's, not the run's.
+    private var timeBase: Double?
     /// Address → beacon identity, kept across windows: a module's address outlives a window.
     private var aliases: [String: String] = [:]
 
@@ -62,6 +65,7 @@ public final class DiscoveryTransform: TransformPlugin {
                 out.append(batch[i])
                 continue
             }
+            if timeBase == nil { timeBase = batch.timestamps[i] - u }
             if case .pausing(let k, let n) = state {
                 state = .pausing(after: k, reports: n + 1)
                 continue
@@ -140,7 +144,7 @@ public final class DiscoveryTransform: TransformPlugin {
         for id in order {
             guard let m = modules[id] else { continue }
             var s = m.sample(
-                windowEnd: end, startDate: context.startDate, exponent: settings.pathLossExponent, stream: context.name)
+                windowEnd: end, startDate: timeBase ?? context.startDate, exponent: settings.pathLossExponent, stream: context.name)
             s["window"] = .int(Int64(window))
             out.append(s)
         }
@@ -151,7 +155,7 @@ public final class DiscoveryTransform: TransformPlugin {
         ]
         if partial { fields["partial"] = .bool(true) }
         out.append(
-            Sample(stream: context.name, timestamp: context.startDate + end, uptime: end, kind: .event, fields: fields))
+            Sample(stream: context.name, timestamp: (timeBase ?? context.startDate) + end, uptime: end, kind: .event, fields: fields))
         modules = [:]
         order = []
         below = 0
@@ -168,6 +172,6 @@ public final class DiscoveryTransform: TransformPlugin {
         ]
         if partial { fields["partial"] = .bool(true) }
         out.append(
-            Sample(stream: context.name, timestamp: context.startDate + to, uptime: to, kind: .event, fields: fields))
+            Sample(stream: context.name, timestamp: (timeBase ?? context.startDate) + to, uptime: to, kind: .event, fields: fields))
     }
 }

@@ -180,14 +180,14 @@ struct RecordTiming {
         defer { index += 1 }
         if let timeField, let t = fields[timeField]?.doubleValue {
             if firstTimestamp == nil { firstTimestamp = t }
-            return (t - firstTimestamp!, t)
+            return (TimeDifference.between(t, firstTimestamp!), t)
         }
         if let u = meta["uptime"]?.doubleValue {
             return (u, meta["timestamp"]?.doubleValue ?? startDate + u)
         }
         if let ts = meta["timestamp"]?.doubleValue {
             if firstTimestamp == nil { firstTimestamp = ts }
-            return (ts - firstTimestamp!, ts)
+            return (TimeDifference.between(ts, firstTimestamp!), ts)
         }
         let u = rate.map { Double(index) / $0 } ?? 0
         return (u, startDate + u)
