@@ -45,7 +45,7 @@ public enum DigitalLink {
             let (at, aiBytes) = segments[i]
             let ai = String(decoding: aiBytes, as: UTF8.self)
             guard let entry = AITable.entries[ai] else {
-                data.errors.append("offset \(at): unknown application identifier (\(ai)) in the path")
+                data.errors.append("offset \(at): unknown application identifier (\(PrintableText.escaped(ai))) in the path")
                 break
             }
             let (valueAt, valueBytes) = segments[i + 1]

@@ -19,7 +19,7 @@ public enum ElementStringParser {
                 continue
             }
             guard let entry = AITable.lookup(bytes, at: i) else {
-                let shown = String(decoding: bytes[i..<min(i + 4, bytes.count)], as: UTF8.self)
+                let shown = PrintableText.escaped(bytes[i..<min(i + 4, bytes.count)])
                 data.errors.append("offset \(i): unknown application identifier at '\(shown)'")
                 return data
             }
@@ -58,7 +58,7 @@ public enum ElementStringParser {
             }
             let ai = String(decoding: bytes[(i + 1)..<close], as: UTF8.self)
             guard let entry = AITable.entries[ai] else {
-                data.errors.append("offset \(i + 1): unknown application identifier (\(ai))")
+                data.errors.append("offset \(i + 1): unknown application identifier (\(PrintableText.escaped(ai)))")
                 return data
             }
             let start = close + 1

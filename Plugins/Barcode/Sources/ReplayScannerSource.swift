@@ -91,6 +91,7 @@ public final class ReplayScannerSource: SourcePlugin {
             sessions.timeBase = context.startDate
             live = try LiveTriggers(settings: config.session, context: context)
         } else {
+            try BinarySniff.requireText(path: path, expected: "a scan log (JSON Lines or CSV text)")
             reader = try LineReader(path: path)
         }
     }

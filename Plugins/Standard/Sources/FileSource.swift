@@ -81,6 +81,7 @@ public final class FileSource: SourcePlugin {
     }
 
     public func start(context: StageContext) throws {
+        try BinarySniff.requireText(path: path, expected: "text (JSON Lines or CSV)")
         reader = try LineReader(path: path)
     }
 

@@ -30,6 +30,19 @@ public enum BinarySniff {
         return describe(head)
     }
 
+    /// Throws when the file at `path` is not text, saying what it looks like and that
+    /// `expected` was; a `.gz` file is left to its reader, which sees the decompressed bytes.
+    /// - Throws: ``NotText``.
+    public static func requireText(path: String, expected: String) throws(NotText) {
+        guard !path.hasSuffix(".gz"), let reason = describe(path: path) else { return }
+        throw NotText(description: "\(path): \(reason); expected \(expected)")
+    }
+
+    /// A text reader given a binary file.
+    public struct NotText: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     private static func knownFormat(_ b: [UInt8]) -> String? {
         func starts(_ magic: [UInt8]) -> Bool { b.count >= magic.count && Array(b.prefix(magic.count)) == magic }
         if starts([0x50, 0x4B, 0x03, 0x04]) {
