@@ -195,6 +195,9 @@ public final class RunRecorder: Sendable {
         m["endDate"] = endDate.map { .string(ISODate.string($0)) } ?? .null
         m["status"] = .string(status)
         m["failure"] = failure.map(Value.string) ?? .null
+        // A run that went on past bad rows or damaged input "finished", but not cleanly: the
+        // count says so without reading every stage (the summary's "finished with N error(s)").
+        m["errors"] = .int(Int64(stages.reduce(0) { $0 + $1.errors }))
         m["stages"] = .array(
             stages.map { s in
                 var stage: Fields = [
