@@ -95,7 +95,7 @@ let package = Package(
             path: "Benchmarks/daq-bench"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
         .executableTarget(
-            name: "readers-fuzz", dependencies: ["DAQMotion", "DAQCore", "DAQTesting"], path: "Fuzz/readers-fuzz"),
+            name: "readers-fuzz", dependencies: ["DAQMotion", "DAQBarcode", "DAQCore", "DAQTesting"], path: "Fuzz/readers-fuzz"),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the readers of untrusted files with libFuzzer, one target after another: the gzip path
+# Fuzzes the readers of untrusted input with libFuzzer, one target after another: the gzip path
 # (GzipDecoder, LineReader over .gz), the CSV and JSON Lines recording readers with their number
-# parsing, and the device-file readers (.cwa, .gt3x, GENEActiv .bin and CSV, ActiLife CSV).
+# parsing, the device-file readers (.cwa, .gt3x, GENEActiv .bin and CSV, ActiLife CSV), scanned
+# codes (GS1, Digital Link, AIM identifiers), JSON values and YAML pipelines (the loader).
 # Each starts from small valid files the DAQTesting writers make and runs for
 # ${FUZZ_SECONDS:-20} seconds from a fixed seed (FUZZ_RUNS=N: exactly N inputs instead);
 # FUZZ_TARGETS="gzip csv" picks targets. Exits non-zero on a crash, leak, hang or runaway
@@ -18,7 +19,7 @@ seeds="$scratch/readers-seeds"
 rm -rf "$seeds"
 "$fuzzer" --seeds "$seeds"
 mkdir -p "$scratch/crashes"
-for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv}; do
+for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv gs1 json yaml}; do
     corpus="$scratch/corpus-readers-$target"
     mkdir -p "$corpus"
     case $target in
@@ -35,6 +36,17 @@ for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv}; do
         cwa) cp "$seeds/seed.cwa" "$corpus/" ;;
         gt3x) cp "$seeds/seed.gt3x" "$corpus/" ;;
         geneactiv) cp "$seeds/seed.bin" "$corpus/" ;;
+        gs1)
+            # Codes as scanners send them, with and without AIM identifiers, and a Digital Link.
+            python3 -c 'import json, sys
+for i, line in enumerate(open("recordings/scans.jsonl")):
+    code = json.loads(line).get("code")
+    if code: open(sys.argv[1] + "/scan-%d" % i, "w").write(code)' "$corpus"
+            printf '%s' '01095011015300031726123110LOT4711' > "$corpus/bare"
+            printf '%s' 'https://id.gs1.org/01/09506000134352/10/ABC?17=261231' > "$corpus/link"
+            ;;
+        json) head -c 4000 recordings/ids.jsonl > "$corpus/ids.jsonl"; head -c 2000 recordings/scans.jsonl > "$corpus/scans.jsonl" ;;
+        yaml) cp pipelines/hello.yaml pipelines/reference-job.yaml pipelines/hello.daqtest.yaml "$corpus/" ;;
         *) echo "fuzz-readers.sh: unknown target '$target'" >&2; exit 2 ;;
     esac
     if [ -n "${FUZZ_RUNS:-}" ]; then

@@ -1,18 +1,23 @@
-// Fuzz targets over the readers of untrusted files: the gzip path (GzipDecoder, and LineReader
-// over a gzip file), the CSV reader with its number parsing, and the device-file readers
-// (.cwa, .gt3x, GENEActiv .bin and CSV, ActiLife CSV).
+// Fuzz targets over the readers of untrusted input: the gzip path (GzipDecoder, and LineReader
+// over a gzip file), the CSV reader with its number parsing, the device-file readers (.cwa,
+// .gt3x, GENEActiv .bin and CSV, ActiLife CSV), scanned codes (GS1 element strings, Digital
+// Link, AIM identifiers, barcode.gs1's detection), JSON Lines values and YAML configs.
 //
 // Built for libFuzzer by scripts/fuzz-readers.sh; built normally it replays files given as
 // arguments through the same entry.
 import DAQCore
 import Foundation
 
+@testable import DAQBarcode
 @testable import DAQMotion
 
 /// Which reader one fuzzing process feeds.
 enum FuzzTarget: String, CaseIterable {
-    case gzip, csv, cwa, gt3x, geneactiv
+    case gzip, csv, cwa, gt3x, geneactiv, gs1, json, yaml
 }
+
+/// A fixed "today" for GS1 dates, so a finding replays the same way on another day.
+private let fuzzToday = Date(timeIntervalSince1970: 1_763_800_000)
 
 /// One input to `target`. Errors are the expected answer to most inputs; only a crash, a
 /// sanitizer report, a leak or a hang is a finding.
@@ -44,6 +49,25 @@ func fuzzOne(_ target: FuzzTarget, _ bytes: UnsafeRawBufferPointer) {
         drain(try? GENEActivReader(path: path, timeZone: nil))
         drain(try? GENEActivCSVReader(path: path, timeZone: nil))
         drain(try? ActiLifeCSVReader(path: path, timeZone: nil))
+    case .gs1:
+        let raw = Array(bytes)
+        let text = String(decoding: raw, as: UTF8.self)
+        _ = SymbologyIdentifier.identify(raw)
+        _ = ElementStringParser.parse(text, today: fuzzToday).fields()
+        _ = DigitalLink.parse(text, today: fuzzToday)
+        for detect in GS1Detection.allCases {
+            _ = GS1Reading(detect: detect).fields(text, symbology: nil, today: fuzzToday)
+        }
+    case .json:
+        _ = try? JSONParser.parse(bytes)
+        _ = try? JSONParser.parse(bytes, allowNonFinite: true)
+    case .yaml:
+        // The loader as `daq validate` runs it: compose, alias budget, substitution, validation.
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = try? YAMLFile.compose(text: text, file: "fuzz.yaml")
+        if let registry = try? PluginRegistry() {
+            _ = try? PipelineLoader(registry: registry, environment: ["A": "1"], overrides: ["name=x"]).load(text: text, file: "fuzz.yaml")
+        }
     }
 }
 
