@@ -56,4 +56,14 @@ struct PrintableTextTests {
         #expect(BinarySniff.describe([0x01, 0x02, 0x03, 0x41, 0x42]) != nil)
         #expect(BinarySniff.describe(Array("a\0b".utf8))?.contains("NUL") == true)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aFIFOIsNotReadToSniffIt() throws {
+        // Reading a FIFO's first bytes would take them from its reader, or wait for a writer.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sniff-\(UUID().uuidString).fifo").path
+        try #require(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect(BinarySniff.describe(path: path) == nil)
+        #expect(throws: Never.self) { try BinarySniff.requireText(path: path, expected: "text") }
+    }
 }

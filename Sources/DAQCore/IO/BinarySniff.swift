@@ -22,9 +22,13 @@ public enum BinarySniff {
         return odd * 10 > bytes.count ? "the file looks binary (control characters or invalid UTF-8)" : nil
     }
 
-    /// ``describe(_:)`` of the first bytes of the file at `path`; `nil` when it cannot be read.
+    /// ``describe(_:)`` of the first bytes of the regular file at `path`; `nil` when it cannot be
+    /// read or is not a regular file (a FIFO, a device).
     public static func describe(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // Only a regular file can be looked into and read again: the first bytes of a FIFO or a
+        // device are the reader's, and waiting for 4 KB of them could wait forever.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: headBytes) else { return nil }
         return describe(head)
