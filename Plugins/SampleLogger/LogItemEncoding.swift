@@ -76,7 +76,7 @@ enum LogItemJSON {
         to out: inout [UInt8]
     ) {
         out.append(contentsOf: #"{"uptime":"#.utf8)
-        JSONEncoding.appendDouble(TimeDifference.relative(batch.uptimes[row], derivedFrom: batch.timestamps[row]), to: &out)
+        JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
         out.append(contentsOf: #","timestamp":"#.utf8)
         JSONEncoding.appendDouble(TimeDifference.between(batch.timestamps[row], t0), to: &out)
         out.append(contentsOf: #","stepPath":"#.utf8)
@@ -139,7 +139,7 @@ enum LogItemCSV {
         _ batch: Batch, row: Int, columns: [Int?], t0: Double, decimals: Int?, dates: inout LocalDateFormat?,
         to out: inout [UInt8]
     ) {
-        JSONEncoding.appendDouble(TimeDifference.relative(batch.uptimes[row], derivedFrom: batch.timestamps[row]), to: &out)
+        JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
         out.append(UInt8(ascii: ","))
         JSONEncoding.appendDouble(TimeDifference.between(batch.timestamps[row], t0), to: &out)
         out.append(UInt8(ascii: ","))

@@ -9,27 +9,16 @@ public enum TimeDifference {
     /// and `origin` carry. Exact differences (small times, an origin of 0) come back unchanged.
     @inlinable
     public static func between(_ time: Double, _ origin: Double) -> Double {
-        shortest(time - origin, within: max(time.magnitude.ulp, origin.magnitude.ulp) / 2)
-    }
-
-    /// A relative time derived from the absolute `time` (a replay's uptime), rounded as
-    /// ``between(_:_:)`` rounds: within half an ulp of `time`.
-    @inlinable
-    public static func relative(_ value: Double, derivedFrom time: Double) -> Double {
-        shortest(value, within: time.magnitude.ulp / 2)
-    }
-
-    /// The decimal with the fewest digits within `tolerance` of `value`; `value` itself when
-    /// the tolerance is below a nanosecond, where subtraction adds no noise worth hiding.
-    @inlinable @usableFromInline
-    static func shortest(_ value: Double, within tolerance: Double) -> Double {
-        guard value.isFinite, tolerance > 1e-9 else { return value }
+        let raw = time - origin
+        let tolerance = max(time.magnitude.ulp, origin.magnitude.ulp) / 2
+        // Below a nanosecond the subtraction adds no noise worth hiding.
+        guard raw.isFinite, tolerance > 1e-9 else { return raw }
         var scale = 1.0
         for _ in 0..<10 {
-            let rounded = (value * scale).rounded() / scale
-            if (rounded - value).magnitude <= tolerance { return rounded }
+            let rounded = (raw * scale).rounded() / scale
+            if (rounded - raw).magnitude <= tolerance { return rounded }
             scale *= 10
         }
-        return value
+        return raw
     }
 }
