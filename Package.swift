@@ -68,6 +68,9 @@ let package = Package(
                 "DAQCore",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Plugins/InfoManager"
         ),
@@ -98,6 +101,7 @@ let package = Package(
                 "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
                 "DAQInfoManagerServer", "DAQTransport", "DAQSHA256",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -129,32 +133,40 @@ let package = Package(
             path: "Fuzz/readers-fuzz"),
 
         .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting", "DAQSHA256"]),
-        .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),
-        .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQKit", "DAQStandard", "DAQTesting", "daq"]),
-        .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
-        .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
+        .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
+        .testTarget(
+            name: "DAQCLITests",
+            dependencies: ["DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq"]),
+        .testTarget(name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting"]),
+        .testTarget(name: "DAQBLETests", dependencies: ["DAQCore", "DAQBLE", "DAQTesting"]),
         .testTarget(
             name: "DAQInfoManagerTests",
             dependencies: [
-                "DAQInfoManager", "DAQStandard", "DAQTesting", "daq", .product(name: "Yams", package: "Yams"),
+                "DAQCore", "DAQInfoManager", "DAQStandard", "DAQTesting", "daq",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
+        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQCore", "DAQBarcode", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQTransportTests",
             dependencies: [
-                "DAQTransport", "DAQCLI", "DAQKit", "DAQTesting",
+                "DAQCore", "DAQTransport", "DAQCLI", "DAQKit", "DAQTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQStandard", "DAQTesting", "DAQSHA256"]),
-        .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
+            name: "DAQSampleLoggerTests",
+            dependencies: ["DAQCore", "DAQSampleLogger", "DAQStandard", "DAQTesting", "DAQSHA256"]),
+        .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["DAQCLI", "DAQKit", "DAQTesting", "daq", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "DAQCLI", "DAQCore", "DAQKit", "DAQTesting", "daq", .product(name: "Yams", package: "Yams"),
+            ]),
     ]
 )
 

@@ -39,9 +39,9 @@ struct PackageShapeTests {
         }
     }
 
-    /// Reads the package's manifest with a scratch path of its own, so it does not wait for the
-    /// lock of the `swift test` that runs it.
-    static func manifest() throws -> Manifest {
+    /// `swift package dump-package` of this package, with a scratch path of its own, so it does
+    /// not wait for the lock of the `swift test` that runs it.
+    static func dumpPackage() throws -> Data {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let p = Process()
@@ -57,7 +57,12 @@ struct PackageShapeTests {
         let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         try #require(p.terminationStatus == 0, "swift package dump-package failed (is `swift` on PATH?): \(errText)")
-        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return data
+    }
+
+    /// The manifest's targets and products.
+    static func manifest() throws -> Manifest {
+        let json = try #require(try JSONSerialization.jsonObject(with: try dumpPackage()) as? [String: Any])
         var manifest = Manifest()
         for product in json["products"] as? [[String: Any]] ?? [] {
             manifest.products[product["name"] as? String ?? ""] = product["targets"] as? [String] ?? []
@@ -85,6 +90,25 @@ struct PackageShapeTests {
         let (targets, packages) = manifest.closure(ofProduct: product)
         #expect(packages.isDisjoint(with: Self.heavy), "\(product) pulls \(packages.intersection(Self.heavy).sorted())")
         #expect(!targets.contains("DAQCLI") && !targets.contains("DAQInfoManagerServer"), "\(targets.sorted())")
+    }
+
+    /// scripts/check-imports.py, which CI runs: every module a target imports is one of its
+    /// declared dependencies, not one reached through another target's.
+    @Test func everyImportIsADeclaredDependency() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "scripts/check-imports.py"]
+        p.currentDirectoryURL = DAQBinary.repository
+        let input = Pipe()
+        let err = Pipe()
+        p.standardInput = input
+        p.standardError = err
+        try p.run()
+        input.fileHandleForWriting.write(try Self.dumpPackage())
+        try input.fileHandleForWriting.close()
+        let problems = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(problems)")
     }
 
     @Test func everyPluginFamilyIsAProduct() throws {
