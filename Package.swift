@@ -3,15 +3,30 @@ import PackageDescription
 
 /// Settings every target shares, applied in one loop so no target drifts from the others.
 let sharedSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
     name: "DAQKit",
     platforms: [.macOS(.v15)],
     products: [
+        // A custom `daq`: every verb and built-in plugin (`BuiltinPlugins.all`), plus your own.
         .library(name: "DAQKit", targets: ["DAQKit"]),
+        // The plugin API and its test harness: what a package of plugins depends on. Neither
+        // compiles networking or crypto (SwiftNIO, BoringSSL, Hummingbird, AsyncHTTPClient,
+        // Prometheus): a plugin package builds in a fraction of DAQKit's time.
+        .library(name: "DAQCore", targets: ["DAQCore"]),
         .library(name: "DAQTesting", targets: ["DAQTesting"]),
+        // Each plugin family on its own, for a program that embeds a few of them.
+        .library(name: "DAQStandard", targets: ["DAQStandard"]),
+        .library(name: "DAQMotion", targets: ["DAQMotion"]),
+        .library(name: "DAQSampleLogger", targets: ["DAQSampleLogger"]),
+        .library(name: "DAQBLE", targets: ["DAQBLE"]),
+        .library(name: "DAQBarcode", targets: ["DAQBarcode"]),
+        .library(name: "DAQInfoManager", targets: ["DAQInfoManager"]),
+        .library(name: "DAQTransport", targets: ["DAQTransport"]),
+        // swift-crypto's SHA-256 for the hashes a run records, which DAQCore leaves to the program.
+        .library(name: "DAQSHA256", targets: ["DAQSHA256"]),
         .executable(name: "daq", targets: ["daq"]),
     ],
     dependencies: [
@@ -35,12 +50,13 @@ let package = Package(
                 "CZlib",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        .target(name: "DAQSHA256", dependencies: ["DAQCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
-            name: "DAQStandard", dependencies: ["DAQCore", .product(name: "DequeModule", package: "swift-collections")],
+            name: "DAQStandard",
+            dependencies: ["DAQCore", .product(name: "DequeModule", package: "swift-collections")],
             path: "Plugins/Standard"),
         .target(name: "DAQMotion", dependencies: ["DAQCore"], path: "Plugins/Motion"),
         .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
@@ -52,10 +68,22 @@ let package = Package(
                 "DAQCore",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Plugins/InfoManager"
+        ),
+        // The reference Info Manager service (`daq resolver serve`), apart from the resolver
+        // plugins so that a program using them does not build Hummingbird.
+        .target(
+            name: "DAQInfoManagerServer",
+            dependencies: [
+                "DAQCore", "DAQInfoManager",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Plugins/InfoManager"
+            path: "Plugins/InfoManagerServer"
         ),
         .target(
             name: "DAQTransport",
@@ -71,8 +99,9 @@ let package = Package(
             name: "DAQCLI",
             dependencies: [
                 "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
-                "DAQTransport",
+                "DAQInfoManagerServer", "DAQTransport", "DAQSHA256",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -85,42 +114,59 @@ let package = Package(
         .target(
             name: "DAQKit",
             dependencies: [
-                "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
+                "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode",
+                "DAQInfoManager",
                 "DAQTransport",
             ]),
         .target(name: "DAQTesting", dependencies: ["DAQCore", "CZlib", .product(name: "Yams", package: "Yams")]),
-        .executableTarget(name: "daq", dependencies: ["DAQCLI"]),
+        .executableTarget(name: "daq", dependencies: ["DAQKit"]),
         .executableTarget(
-            name: "daq-bench", dependencies: ["DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQTransport", "DAQTesting"],
+            name: "daq-bench",
+            dependencies: [
+                "DAQKit", "DAQCLI", "DAQCore", "DAQBLE", "DAQInfoManager", "DAQInfoManagerServer", "DAQTransport",
+                "DAQTesting",
+            ],
             path: "Benchmarks/daq-bench"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
         .executableTarget(
-            name: "readers-fuzz", dependencies: ["DAQMotion", "DAQBarcode", "DAQCore", "DAQTesting"], path: "Fuzz/readers-fuzz"),
+            name: "readers-fuzz", dependencies: ["DAQMotion", "DAQBarcode", "DAQCore", "DAQTesting"],
+            path: "Fuzz/readers-fuzz"),
 
-        .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting"]),
-        .testTarget(name: "DAQStandardTests", dependencies: ["DAQStandard", "DAQTesting"]),
-        .testTarget(name: "DAQCLITests", dependencies: ["DAQCLI", "DAQStandard", "DAQTesting", "daq"]),
-        .testTarget(name: "DAQMotionTests", dependencies: ["DAQMotion", "DAQSampleLogger", "DAQTesting"]),
-        .testTarget(name: "DAQBLETests", dependencies: ["DAQBLE", "DAQTesting"]),
+        .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting", "DAQSHA256"]),
+        .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
+        .testTarget(
+            name: "DAQCLITests",
+            dependencies: ["DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq"]),
+        .testTarget(name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting"]),
+        .testTarget(name: "DAQBLETests", dependencies: ["DAQCore", "DAQBLE", "DAQTesting"]),
         .testTarget(
             name: "DAQInfoManagerTests",
             dependencies: [
-                "DAQInfoManager", "DAQStandard", "DAQTesting", "daq", .product(name: "Yams", package: "Yams"),
+                "DAQCore", "DAQInfoManager", "DAQStandard", "DAQTesting", "daq",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQBarcode", "DAQStandard", "DAQTesting"]),
+        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQCore", "DAQBarcode", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQTransportTests",
             dependencies: [
-                "DAQTransport", "DAQCLI", "DAQTesting",
+                "DAQCore", "DAQTransport", "DAQCLI", "DAQKit", "DAQTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]),
-        .testTarget(name: "DAQSampleLoggerTests", dependencies: ["DAQSampleLogger", "DAQStandard", "DAQTesting"]),
-        .testTarget(name: "DAQTestingTests", dependencies: ["DAQTesting", "DAQStandard"]),
+        .testTarget(
+            name: "DAQSampleLoggerTests",
+            dependencies: ["DAQCore", "DAQSampleLogger", "DAQStandard", "DAQTesting", "DAQSHA256"]),
+        .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["DAQCLI", "DAQTesting", "daq", .product(name: "Yams", package: "Yams")]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: [
+                "DAQCLI", "DAQCore", "DAQKit", "DAQTesting", "daq", .product(name: "Yams", package: "Yams"),
+            ]),
     ]
 )
 

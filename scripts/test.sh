@@ -38,7 +38,13 @@ fi
 # The MQTT tests start a real Mosquitto broker on a loopback port of their own.
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || { apt-get update && apt-get install -y mosquitto mosquitto-clients; }
 
-swift build --build-tests
+# Every target declares what it imports. SwiftPM's check refuses an import with no dependency
+# path; check-imports.py also refuses a module reached only through another target's
+# dependencies, so products stay as light as Package.swift says.
+swift build --build-tests --explicit-target-dependency-import-check error
+scratch=$(mktemp -d)
+swift package --scratch-path "$scratch" dump-package | python3 scripts/check-imports.py
+rm -rf "$scratch"
 # Serially: a few tests hold the shared Dispatch pool on purpose (the conformance suite proving it
 # catches a blocking plugin), and timing-minded tests next to them would pay for it.
 swift test --skip-build --no-parallel
@@ -66,15 +72,32 @@ python3 Examples/CustomPlugin/scripts/check-ramp.py "$ramp_output/pt100-ramp.jso
 rm -rf "$ramp_output"
 echo "test.sh: Examples/CustomPlugin built, tested and run in $((SECONDS - started)) s"
 
-# `daq plugins new` writes Swift packages that build and pass their tests as generated: one of
-# each kind, built in the example's scratch path, whose DAQKit and dependencies are already built.
-started=$SECONDS
+# `daq plugins new` writes Swift packages of plugins that build and pass their tests as
+# generated. The transform is built first from nothing, in a scratch path of its own, as a user's
+# first `swift build` would be: its time is printed, and it must compile none of DAQKit's
+# networking or crypto (it depends on DAQCore, DAQTesting and DAQStandard only).
 scaffolds=$(mktemp -d)
-for plugin in bench-meter:source calibrate:transform lims-upload:sink; do
+scaffold_scratch="$scaffolds/.build-first"
+.build/debug/daq plugins new calibrate --kind transform --output "$scaffolds/calibrate" >/dev/null
+started=$SECONDS
+swift build --build-tests --package-path "$scaffolds/calibrate" --scratch-path "$scaffold_scratch"
+echo "test.sh: a scaffolded transform package's first build took $((SECONDS - started)) s"
+# SwiftPM makes a folder for every target of the graph; a module was compiled if it holds objects.
+heavy=$(find "$scaffold_scratch/debug/" -path '*.build/*.o' | sed -E 's|.*/([^/]+)\.build/.*|\1|' | sort -u \
+    | grep -E '^(C?NIO|_NIO|CCryptoBoringSSL|Crypto$|_CryptoExtras|Hummingbird|C?AsyncHTTPClient|Prometheus)' || true)
+if [ -n "$heavy" ]; then
+    echo "test.sh: the scaffolded package compiled modules a package of plugins must not:" >&2
+    echo "$heavy" >&2
+    exit 1
+fi
+swift test --skip-build --package-path "$scaffolds/calibrate" --scratch-path "$scaffold_scratch"
+# The other kinds in the example's scratch path, whose DAQCore and dependencies are built.
+started=$SECONDS
+for plugin in bench-meter:source lims-upload:sink; do
     name=${plugin%%:*} kind=${plugin##*:}
     .build/debug/daq plugins new "$name" --kind "$kind" --output "$scaffolds/$name" >/dev/null
     swift build --build-tests --package-path "$scaffolds/$name" --scratch-path "$examples_scratch"
     swift test --skip-build --package-path "$scaffolds/$name" --scratch-path "$examples_scratch"
 done
 rm -rf "$scaffolds"
-echo "test.sh: Swift scaffolds of every kind built and tested in $((SECONDS - started)) s"
+echo "test.sh: Swift scaffolds of the other kinds built and tested in $((SECONDS - started)) s"

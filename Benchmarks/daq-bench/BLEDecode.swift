@@ -4,8 +4,8 @@
 // into a temporary btsnoop file of about REPORTS advertising reports; a pipeline on the
 // virtual clock replays it into the `null` sink. Prints reports per second and peak RSS: the
 // RSS must not grow with the file, since the source streams.
-import DAQCLI
 import DAQCore
+import DAQKit
 import Foundation
 
 func bleDecode(capture: String, reports target: Int) throws {

@@ -2,8 +2,8 @@
 // DAQTesting writer, read by motion.replay into a null sink on the virtual clock; then the same
 // file read, from the same run, by actfast and actipy (and pygt3x for .gt3x), for the ratio.
 // Prints samples/s and this process's peak RSS.
-import DAQCLI
 import DAQCore
+import DAQKit
 import DAQTesting
 import Foundation
 

@@ -5,8 +5,8 @@
 //
 // Each figure is N messages over the wall time from the run's start until the last one is
 // settled: written to the connection at QoS 0, acknowledged by PUBACK at QoS 1.
-import DAQCLI
 import DAQCore
+import DAQKit
 import DAQTesting
 import Foundation
 import Glibc

@@ -3,9 +3,10 @@
 // Uncached: IDS distinct ids, each asked of the service, with 1, 8 and 32 requests in flight.
 // Cache hits: HITS samples cycling through ids already in the cache, against the same
 // pipeline without the resolver, so the resolver's own cost per sample can be read off.
-import DAQCLI
 import DAQCore
 import DAQInfoManager
+import DAQInfoManagerServer
+import DAQKit
 import Dispatch
 import Foundation
 import Synchronization

@@ -12,8 +12,8 @@
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
 // sees. Prints p50, p99 and max in milliseconds.
-import DAQCLI
 import DAQCore
+import DAQKit
 import Dispatch
 import Foundation
 import Synchronization

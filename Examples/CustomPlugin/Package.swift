@@ -1,7 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A package of custom DAQKit plugins with its own `daq` build, `daq-custom`.
+// The two shapes of a package that uses DAQKit, in one package:
+// - `LabPlugins` is a library of plugins. It depends on DAQCore, the plugin API, and its tests on
+//   DAQTesting (and DAQStandard for the `file` sink), none of which compile networking or crypto:
+//   a package of plugins alone, and whoever depends on it, builds in a fraction of DAQKit's time.
+// - `daq-custom` is a custom `daq`: DAQKit's every verb and built-in plugin, plus LabPlugins.
 let package = Package(
     name: "CustomPlugin",
     platforms: [.macOS(.v15)],
@@ -15,15 +19,15 @@ let package = Package(
         .package(name: "DAQKit", path: "../..")
     ],
     targets: [
-        .target(name: "LabPlugins", dependencies: [.product(name: "DAQKit", package: "DAQKit")]),
+        .target(name: "LabPlugins", dependencies: [.product(name: "DAQCore", package: "DAQKit")]),
         .executableTarget(
             name: "daq-custom",
             dependencies: ["LabPlugins", .product(name: "DAQKit", package: "DAQKit")]),
         .testTarget(
             name: "LabPluginsTests",
             dependencies: [
-                "LabPlugins", .product(name: "DAQKit", package: "DAQKit"),
-                .product(name: "DAQTesting", package: "DAQKit"),
+                "LabPlugins", .product(name: "DAQCore", package: "DAQKit"),
+                .product(name: "DAQTesting", package: "DAQKit"), .product(name: "DAQStandard", package: "DAQKit"),
             ]),
     ]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQSHA256
 import Dispatch
 import Foundation
 import Synchronization
@@ -62,7 +63,8 @@ extension DAQCommand {
             let registry = PluginSet.current
             let base: PipelineSpec
             do {
-                base = try PipelineLoader(registry: registry, overrides: overrides).load(file: pipeline)
+                base = try PipelineLoader(registry: registry, overrides: overrides, contentHash: .sha256).load(
+                    file: pipeline)
             } catch {
                 for d in error.diagnostics { printError(d.description) }
                 throw ExitStatus.invalidConfiguration

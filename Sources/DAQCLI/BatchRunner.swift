@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import Dispatch
 import Foundation
 import Synchronization
@@ -106,7 +107,9 @@ final class BatchRunner: Sendable {
         let start = Date()
         let spec: PipelineSpec
         do {
-            spec = try PipelineLoader(registry: registry, overrides: overrides + item.overrides).load(file: pipeline)
+            spec = try PipelineLoader(
+                registry: registry, overrides: overrides + item.overrides, contentHash: .sha256
+            ).load(file: pipeline)
         } catch {
             return BatchResult(input: item.input, samples: 0, seconds: 0, status: .failed, error: error.description)
         }
@@ -120,7 +123,7 @@ final class BatchRunner: Sendable {
         try? FileManager.default.removeItem(atPath: recordPath)
         var result: BatchResult
         do {
-            let run = try PipelineRun(spec: spec, options: RunOptions())
+            let run = try PipelineRun(spec: spec, options: RunOptions(contentHash: .sha256))
             try run.start()
             // Registered and checked under one lock: an interrupt either sees this run or is seen here.
             let late = state.withLock { s -> Bool in

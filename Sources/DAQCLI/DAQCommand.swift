@@ -40,8 +40,8 @@ public struct DAQCommand: ParsableCommand {
 
     /// Runs `daq` with the given plugin types and exits.
     ///
-    /// - Parameter plugins: every plugin type this build offers; pass `StandardPlugins.all`
-    ///   plus your own.
+    /// - Parameter plugins: every plugin type this build offers: `BuiltinPlugins.all` (DAQKit)
+    ///   plus your own, or only the families you want.
     public static func main(plugins: [PluginDescriptor]) -> Never {
         do {
             PluginSet.current = try PluginRegistry(plugins)
@@ -59,7 +59,13 @@ enum PluginSet {
     private static let storage = Mutex<PluginRegistry?>(nil)
 
     static var current: PluginRegistry {
-        get { storage.withLock { $0 } ?? (try! PluginRegistry(BuiltinPlugins.all)) }
+        get {
+            guard let registry = storage.withLock({ $0 }) else {
+                // The command tree has no plugins of its own: the program names them.
+                fatalError("daq: no plugins; start the command with DAQCommand.main(plugins: BuiltinPlugins.all)")
+            }
+            return registry
+        }
         set { storage.withLock { $0 = newValue } }
     }
 }

@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import Dispatch
 import Foundation
 import Logging
@@ -66,7 +67,8 @@ final class Reloader: @unchecked Sendable {
         lastText = try? String(contentsOfFile: file, encoding: .utf8)
         let spec: PipelineSpec
         do {
-            spec = try PipelineLoader(registry: PluginSet.current, overrides: overrides).load(file: file)
+            spec = try PipelineLoader(registry: PluginSet.current, overrides: overrides, contentHash: .sha256).load(
+                file: file)
         } catch {
             let text = error.diagnostics.map(\.description).joined(separator: "\n")
             logger.error("reload (\(reason)): \(file) is invalid; the running configuration stays\n\(text)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQSHA256
 import DAQSampleLogger
 import Foundation
 
@@ -91,7 +92,7 @@ extension DAQCommand {
             }
             print(record.summary)
             do {
-                try record.markInterrupted(files: files)
+                try record.markInterrupted(files: files, contentHash: .sha256)
                 print("\(directory): manifest.json now says \"\(RunRecord.interruptedStatus)\"")
             } catch {
                 printError("\(directory): error: \(error)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DAQCore
 import DAQInfoManager
+import DAQInfoManagerServer
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQSHA256
 import DAQStandard
 import Dispatch
 import Foundation
@@ -99,7 +100,8 @@ extension DAQCommand {
         func run() throws {
             let spec: PipelineSpec
             do {
-                spec = try PipelineLoader(registry: PluginSet.current, overrides: overrides).load(file: file)
+                spec = try PipelineLoader(registry: PluginSet.current, overrides: overrides, contentHash: .sha256).load(
+                    file: file)
             } catch {
                 for d in error.diagnostics { printError(d.description) }
                 throw ExitStatus.invalidConfiguration
@@ -119,7 +121,7 @@ extension DAQCommand {
             defer { endpoint?.stop() }
             let options = RunOptions(
                 maxSamples: maxSamples, duration: duration.flatMap(Seconds.parse), batchSize: batchSize,
-                flushInterval: flushInterval)
+                flushInterval: flushInterval, contentHash: .sha256)
             var observers: [any PipelineObserver] = [FailureReporter()]
             if events == .jsonl { observers.append(JSONLinesEventWriter()) }
             let run: PipelineRun

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQSHA256
 import Foundation
 
 extension DAQCommand {
@@ -29,7 +30,7 @@ extension DAQCommand {
         var quiet = false
 
         func run() throws {
-            var loader = PipelineLoader(registry: PluginSet.current, overrides: overrides)
+            var loader = PipelineLoader(registry: PluginSet.current, overrides: overrides, contentHash: .sha256)
             loader.unsetVariables = strict ? .error : .note
             var failed = false
             for file in files {

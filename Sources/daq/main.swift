@@ -1,3 +1,3 @@
-import DAQCLI
+import DAQKit
 
 DAQCommand.main(plugins: BuiltinPlugins.all)

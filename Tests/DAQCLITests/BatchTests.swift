@@ -1,5 +1,6 @@
 @testable import DAQCLI
 import DAQCore
+import DAQKit
 import Foundation
 import Testing
 

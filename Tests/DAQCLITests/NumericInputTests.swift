@@ -1,4 +1,5 @@
 import DAQCore
+import DAQKit
 import DAQTesting
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import DAQCLI
 import DAQCore
+import DAQKit
 import DAQStandard
 import DAQTesting
 import Foundation
@@ -20,7 +21,7 @@ struct PipelinesTests {
     static let environment = ["COUNT": "20000"]
 
     /// What the MQTT pipelines need set, given only to them: others default INPUT themselves.
-    static let brokerEnvironment = ["INPUT": "recordings/walk.csv", "MQTT_URL": "mqtt://127.0.0.1:1883", "OUTPUT": "fleet.jsonl"]
+    static let brokerEnvironment = ["INPUT": "recordings/walk.csv", "MQTT_URL": "mqtt://127.0.0.1:1883", "OUTPUT": "out/fleet.jsonl"]
 
     static func environment(for file: String) -> [String: String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)) ?? ""
@@ -38,6 +39,30 @@ struct PipelinesTests {
         let spec = try PipelineLoader(registry: registry, environment: Self.environment(for: file))
             .load(file: Self.directory.appendingPathComponent(file).path)
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
+    }
+
+    /// Where a shipped pipeline writes when run as its comment says, with no OUTPUT set: under
+    /// `out/` (gitignored), never beside the sources in the repository's root.
+    @Test(arguments: files)
+    func defaultOutputsGoUnderOut(_ file: String) throws {
+        let text = try String(contentsOf: Self.directory.appendingPathComponent(file), encoding: .utf8)
+        var inSinks = false
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if !line.hasPrefix(" ") && !line.hasPrefix("#") && !line.isEmpty { inSinks = line.hasPrefix("sinks:") }
+            guard inSinks else { continue }
+            let trimmed = line.drop { $0 == " " }
+            guard let key = ["path:", "directory:", "spool:"].first(where: { trimmed.hasPrefix($0) }) else { continue }
+            var value = trimmed.dropFirst(key.count).drop { $0 == " " }
+            if let hash = value.firstIndex(of: "#") { value = value[..<hash] }
+            var output = String(value).trimmingCharacters(in: .whitespaces)
+            output = output.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            if output.hasPrefix("${") {
+                // `${OUTPUT:-default}`: the default is where it writes; `${OUTPUT}` must be set.
+                guard let dash = output.range(of: ":-") else { continue }
+                output = String(output[dash.upperBound...].dropLast())
+            }
+            #expect(output == "out" || output.hasPrefix("out/"), "\(file):\(number + 1): \(key) \(output)")
+        }
     }
 
     /// Sources that need a device this machine does not have: their pipelines are validated only.

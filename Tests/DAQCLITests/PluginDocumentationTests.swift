@@ -1,5 +1,6 @@
 @testable import DAQCLI
 import DAQCore
+import DAQKit
 import DAQStandard
 import Testing
 

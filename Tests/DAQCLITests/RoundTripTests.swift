@@ -1,5 +1,6 @@
 import DAQCLI
 import DAQCore
+import DAQKit
 import DAQMotion
 import DAQTesting
 import Foundation

@@ -20,19 +20,26 @@ struct ScaffoldTests {
         let type = "LabProbe" + kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()
         let expected = [
             ".gitignore", "Package.swift", "README.md", "Sources/LabProbePlugin/LabProbePlugins.swift",
-            "Sources/LabProbePlugin/\(type).swift", "Sources/daq-lab-probe/main.swift",
-            "Tests/LabProbePluginTests/\(type)Tests.swift", "pipelines/lab.probe.yaml",
+            "Sources/LabProbePlugin/\(type).swift", "Tests/LabProbePluginTests/\(type)Tests.swift",
+            "pipelines/lab.probe.yaml",
         ]
         #expect(try scratch.files(under: "pkg") == expected.sorted())
         for file in expected { #expect(run.stdout.contains("  \(file)\n"), "summary lacks \(file)") }
         // The package depends on the checkout this daq was built from: this one.
         let manifest = try scratch.read("pkg/Package.swift")
         #expect(manifest.contains(#".package(name: "DAQKit", path: "\#(Self.root)")"#))
+        // A package of plugins: the plugin API and the test harness, not DAQKit and its networking.
+        #expect(manifest.contains(#".product(name: "DAQCore", package: "DAQKit")"#))
+        #expect(manifest.contains(#".product(name: "DAQTesting", package: "DAQKit")"#))
+        #expect(!manifest.contains(#".product(name: "DAQKit""#), "\(manifest)")
+        #expect(!manifest.contains("executableTarget"))
         let plugin = try scratch.read("pkg/Sources/LabProbePlugin/\(type).swift")
         #expect(plugin.contains("public final class \(type): \(type.dropFirst(8))Plugin {"))
         #expect(plugin.contains("public static let typeName = \"lab.probe\""))
+        #expect(!plugin.contains("import DAQKit"))
+        // The README says how to make a daq with the plugin.
         #expect(
-            try scratch.read("pkg/Sources/daq-lab-probe/main.swift").contains(
+            try scratch.read("pkg/README.md").contains(
                 "DAQCommand.main(plugins: BuiltinPlugins.all + LabProbePlugins.all)"))
         #expect(try scratch.read("pkg/pipelines/lab.probe.yaml").contains("type: lab.probe\n"))
         // Every Swift file parses; type-checking needs DAQKit built, which scripts/test.sh does.

@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import Testing
 
 /// `--set key.path=value` overrides, applied after substitution.
@@ -27,8 +28,11 @@ struct ConfigOverrideTests {
     }
 
     @Test func overridesChangeTheConfigHash() throws {
-        let a = try V.load(V.minimal)
-        let b = try V.load(V.minimal, overrides: ["speed=2"])
+        var loader = try V.loader()
+        loader.contentHash = .sha256
+        let a = try loader.load(text: V.minimal, file: "p.yaml")
+        loader.overrides = ["speed=2"]
+        let b = try loader.load(text: V.minimal, file: "p.yaml")
         #expect(a.configHash != b.configHash)
         #expect(a.configHash.count == 64)
     }

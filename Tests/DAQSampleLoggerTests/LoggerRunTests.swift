@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import DAQSampleLogger
 import DAQTesting
 import Foundation
@@ -20,7 +21,8 @@ struct LoggerRunTests {
               jsonl: {type: logger.jsonl, inputs: [accel], directory: "\(base)"}
               csv: {type: logger.csv, inputs: [accel], directory: "\(base)", fsync: true}
             """
-        let outcome = try PipelineHarness.run(yaml: yaml, plugins: testPlugins, options: RunOptions(flushInterval: 0))
+        let outcome = try PipelineHarness.run(
+            yaml: yaml, plugins: testPlugins, options: RunOptions(flushInterval: 0, contentHash: .sha256))
         #expect(outcome.result.state == .finished)
         let dir = try runDirectory(under: base)
         #expect((dir as NSString).lastPathComponent.hasPrefix("walk-"))
@@ -33,7 +35,7 @@ struct LoggerRunTests {
             #expect(file["format"]?.stringValue == (path as NSString).pathExtension)
             #expect(file["samples"] == .int(13))  // 10 samples and 3 markers
             #expect(file["bytes"] == .int(Int64(try readBytes(path).count)))
-            #expect(file["sha256"]?.stringValue == RunRecorder.sha256(of: path))
+            #expect(file["sha256"]?.stringValue == ContentHash.sha256.hex(ofFile: path))
         }
         // Everything sent was reported delivered, markers included.
         for sink in ["json", "jsonl", "csv"] {

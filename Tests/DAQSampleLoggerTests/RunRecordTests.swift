@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import DAQSampleLogger
 import DAQStandard
 import DAQTesting
@@ -113,13 +114,15 @@ struct RunRecordTests {
         let killed = try RunRecord(directory: copy)
         #expect(killed.status == .interrupted)
         #expect(killed.summary.contains("interrupted"))
-        try killed.markInterrupted(files: [
-            RunRecorder.OutputFile(path: "accel.jsonl", format: "jsonl", samples: 1, bytes: 52)
-        ])
+        try killed.markInterrupted(
+            files: [RunRecorder.OutputFile(path: "accel.jsonl", format: "jsonl", samples: 1, bytes: 52)],
+            contentHash: .sha256)
         let m = try Self.manifest(copy)
         #expect(m["status"] == .string("interrupted"))
         #expect(m["endDate"] == .string(ISODate.string(1_800_000_000)))
-        #expect(m["files"]?.array.first?.object["sha256"]?.stringValue == RunRecorder.sha256(of: copy + "/accel.jsonl"))
+        #expect(
+            m["files"]?.array.first?.object["sha256"]?.stringValue
+                == ContentHash.sha256.hex(ofFile: copy + "/accel.jsonl"))
         #expect(try RunRecord(directory: copy).status == .ended("interrupted"))
         #expect(!Self.exists(copy + "/manifest.json.tmp"), "the killed run's temporary manifest is removed")
 

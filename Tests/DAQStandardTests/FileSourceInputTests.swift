@@ -64,6 +64,16 @@ import Testing
         #expect(warnings == ["dropped \(path):3: 'x' is NaN (nan: skip)"])
     }
 
+    /// A quoted cell after `, ` is one cell, as `motion.replay` reads it (DAQCore's CSVCells):
+    /// the source used to split it at the comma inside the quotes.
+    @Test func aQuotedCellAfterASpaceIsOneCell() throws {
+        let path = try file("a.csv", "t,x,note\n0,1, \"left, then right\"\n")
+        let (samples, error) = readAll(try source(path))
+        #expect(error == nil)
+        #expect(samples.first?["x"] == .int(1))
+        #expect(samples.first?["note"] == .string("left, then right"))
+    }
+
     @Test(arguments: ["Nan", "info", "n/a"])
     func otherWordsStayText(cell: String) throws {
         let path = try file("a.csv", "t,x\n0,\(cell)\n")

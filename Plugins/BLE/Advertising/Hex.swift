@@ -1,3 +1,5 @@
+import DAQCore
+
 /// Hex text by table lookup: reports carry addresses, UUIDs and raw payloads, and decoding a
 /// million reports a second leaves no room for formatting through `String(format:)`.
 enum Hex {
@@ -84,27 +86,10 @@ enum Hex {
         }
     }
 
-    /// Bytes from hex text (`"0102"`, `"01:02"`); `nil` for anything else.
+    /// The bytes of hex text (DAQCore's ``HexBytes/decode(_:)``): pairs of digits, spaces and
+    /// `:` allowed between them; `nil` for anything else.
     static func bytes(_ text: String) -> [UInt8]? {
-        let clean = text.utf8.filter { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: " ") }
-        guard clean.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var i = 0
-        while i < clean.count {
-            guard let hi = nibble(clean[i]), let lo = nibble(clean[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
-        }
-        return out
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return nil
-        }
+        HexBytes.decode(text)
     }
 }
 

@@ -1,3 +1,5 @@
+import DAQCore
+
 /// Writes HCI events as a btsnoop capture (datalink 1002, H4), the format `btmon -w` and
 /// Android's snoop log use, so a capture can be made from hex text: `daq test` feeds
 /// advertising reports to `ble.replay` this way, through the same reader as a real capture.
@@ -29,20 +31,11 @@ public enum BTSnoopWriter {
         return out
     }
 
-    /// The bytes of hex text: pairs of digits, spaces and `:` allowed between them.
+    /// The bytes of hex text: pairs of digits, spaces, tabs and `:` allowed between them
+    /// (``HexBytes/decode(_:)``).
     /// - Returns: `nil` when the text holds anything else or an odd number of digits.
     public static func bytes(hex text: String) -> [UInt8]? {
-        let digits = text.unicodeScalars.filter { $0 != " " && $0 != ":" && $0 != "\t" }.map(Character.init)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var i = 0
-        while i < digits.count {
-            guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
-            out.append(byte)
-            i += 2
-        }
-        return out
+        HexBytes.decode(text)
     }
 
     private static func be32(_ v: UInt32) -> [UInt8] {

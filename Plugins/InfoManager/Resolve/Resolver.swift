@@ -183,12 +183,3 @@ final class Resolver {
             + "\(c.cacheHits) cache hit(s), \(c.merged) merged into a request in flight, \(c.skipped) answered without asking during an outage"
     }
 }
-
-/// A weak reference to an object confined to a stage's queue, carried through a task so the
-/// completion can reach it. `@unchecked Sendable` is safe because `value` is only read inside
-/// ``StageContext/perform(_:)``, on the queue the object is confined to.
-struct QueueConfined<T: AnyObject>: @unchecked Sendable {
-    weak var value: T?
-
-    init(_ value: T) { self.value = value }
-}

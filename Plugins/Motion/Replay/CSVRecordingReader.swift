@@ -273,39 +273,10 @@ final class CSVRecordingReader: RecordingReader {
     }
 }
 
-/// CSV cells as byte arrays; quoted cells may hold delimiters and doubled quotes.
+/// Cell values of CSV recordings; the splitting is DAQCore's ``CSVCells``.
 enum CSVSplit {
     static func cells(_ line: UnsafeBufferPointer<UInt8>, _ delimiter: UInt8) -> [[UInt8]] {
-        var cells: [[UInt8]] = []
-        var cell: [UInt8] = []
-        var quoted = false
-        var i = 0
-        while i < line.count {
-            let b = line[i]
-            if quoted {
-                if b == UInt8(ascii: "\"") {
-                    if i + 1 < line.count, line[i + 1] == UInt8(ascii: "\"") {
-                        cell.append(b)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    cell.append(b)
-                }
-            } else if b == UInt8(ascii: "\""), cell.allSatisfy({ $0 == 0x20 }) {
-                quoted = true
-                cell = []
-            } else if b == delimiter {
-                cells.append(cell)
-                cell = []
-            } else {
-                cell.append(b)
-            }
-            i += 1
-        }
-        cells.append(cell)
-        return cells
+        CSVCells.split(line, delimiter: delimiter)
     }
 
     static func value(_ cell: [UInt8]) -> Value {

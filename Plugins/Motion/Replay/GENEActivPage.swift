@@ -1,3 +1,5 @@
+import DAQCore
+
 /// One decoded page of a GENEActiv `.bin` file: up to 300 samples, calibrated, with their
 /// times. Its arrays are allocated once and reused for every page.
 struct GENEActivPage {
@@ -23,15 +25,9 @@ struct GENEActivPage {
         var luxPerCount: Double
     }
 
-    /// ASCII → hex digit value; 0xFF for anything else, so one OR over a sample's digits finds a bad one.
-    private static let hexValues: [UInt8] = (0..<256).map { b -> UInt8 in
-        switch b {
-        case 0x30...0x39: return UInt8(b - 0x30)
-        case 0x41...0x46: return UInt8(b - 0x41 + 10)
-        case 0x61...0x66: return UInt8(b - 0x61 + 10)
-        default: return 0xFF
-        }
-    }
+    /// ASCII → hex digit value (DAQCore's ``HexBytes/value(_:)``); 0xFF for anything else, so
+    /// one OR over a sample's digits finds a bad one.
+    private static let hexValues: [UInt8] = (0..<256).map { HexBytes.value(UInt8($0)) ?? 0xFF }
 
     /// Decodes a data line into the page, straight from its bytes.
     /// - Returns: `nil` on success, else the 1-based column of the first character that is not hex.

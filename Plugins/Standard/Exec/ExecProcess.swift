@@ -85,7 +85,7 @@ final class ExecProcess {
         // that kills daq.
         signal(SIGPIPE, SIG_IGN)
         let context = self.context
-        let me = ExecHandle(self)
+        let me = QueueConfined(self)
         let exitBox = self.exitBox, activity = self.activity
         process.terminationHandler = { p in
             exitBox.value.withLock { $0 = (p.terminationReason, p.terminationStatus) }
@@ -117,7 +117,7 @@ final class ExecProcess {
         lastActivity = Self.monotonic()
         let fd = inFD
         let context = self.context
-        let me = ExecHandle(self)
+        let me = QueueConfined(self)
         writeQueue.async {
             var offset = 0
             while offset < bytes.count {
@@ -181,7 +181,7 @@ final class ExecProcess {
             return (true, full)
         }
         if schedule {
-            let me = ExecHandle(self)
+            let me = QueueConfined(self)
             let readsOnItsOwn = self.readsOnItsOwn
             context.perform {
                 guard let p = me.value else { return }
@@ -225,7 +225,7 @@ final class ExecProcess {
     private func readErrors(_ fd: Int32) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var line: [UInt8] = []
-        let me = ExecHandle(self)
+        let me = QueueConfined(self)
         while true {
             let n = Glibc.read(fd, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
@@ -295,13 +295,6 @@ final class ExecProcess {
     }
 
     static func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
-}
-
-/// A weak reference carried through I/O callbacks. `@unchecked Sendable` is safe because
-/// `value` is only used inside ``StageContext/perform(_:)``, on the stage's queue.
-struct ExecHandle: @unchecked Sendable {
-    weak var value: ExecProcess?
-    init(_ value: ExecProcess) { self.value = value }
 }
 
 /// The pipes the I/O threads read, kept alive while they do. `@unchecked Sendable`: each pipe

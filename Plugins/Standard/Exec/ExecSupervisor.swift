@@ -85,7 +85,7 @@ final class ExecSupervisor {
         context.warn("\(message); restarting in \(delay) s (restart \(restarts) of \(settings.maxRestarts))")
         let wait = delay
         delay = min(max(delay * 2, 0.05), 30)
-        let me = SupervisorHandle(self)
+        let me = QueueConfined(self)
         let context = self.context
         DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
             context.perform {
@@ -101,7 +101,7 @@ final class ExecSupervisor {
 
     private func armWatchdog() {
         guard let timeout, watchdog == nil else { return }
-        let me = SupervisorHandle(self)
+        let me = QueueConfined(self)
         let context = self.context
         let t = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         t.schedule(deadline: .now() + timeout / 4, repeating: timeout / 4, leeway: .milliseconds(20))
@@ -135,10 +135,4 @@ final class ExecSupervisor {
         watchdog?.cancel()
         watchdog = nil
     }
-}
-
-/// A weak reference to a supervisor carried through timers; used only on the stage's queue.
-struct SupervisorHandle: @unchecked Sendable {
-    weak var value: ExecSupervisor?
-    init(_ value: ExecSupervisor) { self.value = value }
 }

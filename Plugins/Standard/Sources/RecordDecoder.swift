@@ -43,7 +43,7 @@ struct RecordDecoder {
             }
             return (meta, fields)
         case .csv:
-            let cells = CSVSplit.split(line, delimiter: delimiter)
+            let cells = CSVCells.split(line, delimiter: delimiter)
             guard let header else {
                 header = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
                 return nil
@@ -62,41 +62,8 @@ struct RecordDecoder {
     }
 }
 
-/// Splitting CSV lines into cells and cells into values.
+/// CSV cells into values; the splitting is DAQCore's ``CSVCells``, as `motion.replay`'s is.
 enum CSVSplit {
-    /// The cells of a line; a quoted cell may hold delimiters and doubled quotes.
-    static func split(_ line: UnsafeBufferPointer<UInt8>, delimiter: UInt8) -> [[UInt8]] {
-        var cells: [[UInt8]] = []
-        var cell: [UInt8] = []
-        var quoted = false
-        var i = 0
-        while i < line.count {
-            let b = line[i]
-            if quoted {
-                if b == UInt8(ascii: "\"") {
-                    if i + 1 < line.count, line[i + 1] == UInt8(ascii: "\"") {
-                        cell.append(b)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    cell.append(b)
-                }
-            } else if b == UInt8(ascii: "\"") && cell.isEmpty {
-                quoted = true
-            } else if b == delimiter {
-                cells.append(cell)
-                cell = []
-            } else {
-                cell.append(b)
-            }
-            i += 1
-        }
-        cells.append(cell)
-        return cells
-    }
-
     /// A cell as a value: empty → null, integer, number, `true`/`false`, else string. Numbers,
     /// NaN and infinity are read as `motion.replay` reads them (``FastDouble``), so the same cell
     /// gives the same value in both.

@@ -147,34 +147,12 @@ public enum SamplePayload {
             }
         }
         for name in bytesNames {
-            guard case .string(let hex)? = fields[name], let bytes = Self.hex(hex) else {
+            guard case .string(let hex)? = fields[name], let bytes = HexBytes.decode(hex) else {
                 throw DecodingError(description: "field '\(name)' is listed in _bytes but is not hex text")
             }
             fields[name] = .bytes(bytes)
         }
         s.fields = fields
         return Decoded(messageID: id, pipeline: pipeline, host: host, sample: s)
-    }
-
-    private static func hex(_ s: String) -> [UInt8]? {
-        let u = Array(s.utf8)
-        guard u.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(u.count / 2)
-        func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 97...102: return c - 87
-            case 65...70: return c - 55
-            default: return nil
-            }
-        }
-        var i = 0
-        while i < u.count {
-            guard let h = nibble(u[i]), let l = nibble(u[i + 1]) else { return nil }
-            out.append(h << 4 | l)
-            i += 2
-        }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import Foundation
 import Yams
 
@@ -28,9 +29,9 @@ struct CasePublisher {
                         expected: "\(publication.count) samples published on '\(publication.topic)'", actual: actual))
             }
             do {
-                let spec = try PipelineLoader(registry: registry, environment: environment).load(
+                let spec = try PipelineLoader(registry: registry, environment: environment, contentHash: .sha256).load(
                     text: try text(source: source, publication), file: "daq test: publisher for '\(source)'")
-                let run = try PipelineRun(spec: spec, options: RunOptions(flushInterval: 0))
+                let run = try PipelineRun(spec: spec, options: RunOptions(flushInterval: 0, contentHash: .sha256))
                 try run.start()
                 let result = run.wait()
                 let delivered = result.stages.first { $0.kind == .sink }?.delivered ?? 0

@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import Dispatch
 import Foundation
 import Synchronization
@@ -43,8 +44,10 @@ struct CaseRunner {
         try workspace.write(c.feeds, pipeline: pipelineNode, environment: environment)
         let userOverrides = (file.overrides + c.overrides).map(\.argument)
         // Loaded once to learn the sinks, whatever the case's overrides add.
-        let plain = try PipelineLoader(registry: registry, environment: environment, overrides: userOverrides)
-            .load(file: file.pipeline)
+        let plain = try PipelineLoader(
+            registry: registry, environment: environment, overrides: userOverrides, contentHash: .sha256
+        )
+        .load(file: file.pipeline)
         workspace.redirect(plain.components, pipeline: pipelineNode, environment: environment)
         var overrides = userOverrides + ["clock=\(c.clock.rawValue)"] + workspace.overrides
         if let speed = c.speed { overrides.append("speed=\(speed)") }
@@ -58,7 +61,9 @@ struct CaseRunner {
             }
         }
         var rewrite = PipelineRewrite(
-            spec: try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
+            spec: try PipelineLoader(
+                registry: registry, environment: environment, overrides: overrides, contentHash: .sha256
+            ).load(
                 file: file.pipeline))
         for feed in c.feeds {
             guard let samples = workspace.sampleFiles[feed.component] else { continue }
@@ -68,7 +73,7 @@ struct CaseRunner {
         let publisher = CasePublisher(
             registry: registry, pipeline: pipelineNode, environment: environment, publications: workspace.publications,
             feeds: c.feeds)
-        var options = RunOptions(flushInterval: 0)
+        var options = RunOptions(flushInterval: 0, contentHash: .sha256)
         if let size = c.batchSize { options.batchSize = size }
         return observe(
             rewrite.spec, removed: rewrite.removed, workspace: workspace, publisher: publisher, timeout: c.timeout,

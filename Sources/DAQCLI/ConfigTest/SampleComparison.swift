@@ -56,15 +56,11 @@ struct SampleComparison {
             return a.count == b.count && a.pairs.allSatisfy { k, v in matches(v, b[k]) }
         case (.string(let hex), .bytes(let bytes)):
             // Raw payloads are written as hex in YAML.
-            return hex.lowercased().filter { $0 != " " } == bytes.map { String($0, radix: 16).leftPad2 }.joined()
+            return HexBytes.decode(hex) == bytes
         default:
             guard let x = expected.doubleValue, let y = actual.doubleValue else { return false }
             if x.isNaN || y.isNaN { return x.isNaN && y.isNaN }
             return abs(x - y) <= tolerance * Swift.max(1, abs(x), abs(y))
         }
     }
-}
-
-extension String {
-    fileprivate var leftPad2: String { count == 1 ? "0" + self : self }
 }

@@ -1,4 +1,5 @@
 import DAQCore
+import DAQSHA256
 import Foundation
 import Yams
 
@@ -59,7 +60,8 @@ struct TestFileParser {
         do {
             let environment = ProcessInfo.processInfo.environment.merging(file.environment) { $1 }
             spec = try PipelineLoader(
-                registry: registry, environment: environment, overrides: file.overrides.map(\.argument)
+                registry: registry, environment: environment, overrides: file.overrides.map(\.argument),
+                contentHash: .sha256
             )
             .load(file: file.pipeline)
         } catch {

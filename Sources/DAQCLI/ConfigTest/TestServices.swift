@@ -1,5 +1,6 @@
 import DAQCore
 import DAQInfoManager
+import DAQInfoManagerServer
 import Dispatch
 import Logging
 import Synchronization

@@ -8,11 +8,12 @@ extension DAQCommand.Plugins {
         static let configuration = CommandConfiguration(
             abstract: "Write a new plugin, ready to build and test: a Swift package, or a Python exec script.",
             discussion: """
-                Swift (the default) writes a package: the plugin with its Configuration, configKeys \
-                and docs; daq-NAME, a daq with every verb and built-in plugin plus yours \
-                (DAQCommand.main(plugins:)); Swift Testing tests on DAQTesting's virtual clock; an \
-                example pipeline; a README. It depends on DAQKit by path: by default the checkout this \
-                daq was built from, or --daqkit.
+                Swift (the default) writes a package of plugins: the plugin with its Configuration, \
+                configKeys and docs; Swift Testing tests on DAQTesting's virtual clock; an example \
+                pipeline the tests run; a README saying how to build a daq with the plugin \
+                (DAQCommand.main(plugins:) on DAQKit). The package depends on DAQCore, DAQTesting \
+                and DAQStandard from DAQKit, which build no networking or crypto, by path: by \
+                default the checkout this daq was built from, or --daqkit.
 
                 --exec python writes a script speaking the exec protocol (JSON Lines over stdin and \
                 stdout), its unittest, and a pipeline that runs it as `type: exec`. Nothing to build.
@@ -22,7 +23,7 @@ extension DAQCommand.Plugins {
 
                 Examples:
                   daq plugins new pt100 --kind transform
-                  cd pt100 && swift test && swift run daq-pt100 plugins describe pt100
+                  cd pt100 && swift test
                   daq plugins new lims-upload --kind sink --exec python --output plugins/lims
                 """)
 
@@ -92,7 +93,6 @@ extension DAQCommand.Plugins {
             lines.append("  cd \(folder)")
             if language == nil {
                 lines.append("  swift test")
-                lines.append("  swift run \(name.executable) run pipelines/\(name.typeName).yaml")
             } else {
                 lines.append("  python3 -m unittest -v")
                 lines.append("  daq run \(name.typeName).yaml")

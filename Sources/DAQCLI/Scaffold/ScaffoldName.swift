@@ -42,8 +42,6 @@ struct ScaffoldName: Sendable, Equatable {
     }
     /// The library target holding the plugin.
     var module: String { camel + "Plugin" }
-    /// The executable: a `daq` with the plugin.
-    var executable: String { "daq-" + typeName.replacingOccurrences(of: ".", with: "-") }
     /// The Python script: `pt_probe_transform.py`. The kind in the name keeps it from
     /// shadowing a standard module (a plugin named `json` would otherwise break `import json`).
     func pythonFile(_ kind: PluginKind) -> String {

@@ -12,7 +12,7 @@ extension SwiftScaffold {
 
     private var sourcePlugin: String {
         #"""
-        import DAQKit
+        import DAQCore
 
         /// A source, `type: \#(name.typeName)`: `count` samples `rate` times a second, `value` rising by `step`.
         ///
@@ -85,7 +85,7 @@ extension SwiftScaffold {
 
     private var transformPlugin: String {
         #"""
-        import DAQKit
+        import DAQCore
 
         /// A transform, `type: \#(name.typeName)`: a linear calibration, `output = field × scale + offset`.
         ///
@@ -152,7 +152,7 @@ extension SwiftScaffold {
 
     private var sinkPlugin: String {
         #"""
-        import DAQKit
+        import DAQCore
 
         /// A sink, `type: \#(name.typeName)`: one tab-separated line per data sample, `uptime` then `fields`.
         ///

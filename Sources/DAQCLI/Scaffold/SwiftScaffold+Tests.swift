@@ -4,7 +4,8 @@
 extension SwiftScaffold {
     var tests: String {
         #"""
-        import DAQKit
+        import DAQCore
+        import DAQStandard
         import DAQTesting
         import Foundation
         import Testing
@@ -20,7 +21,7 @@ extension SwiftScaffold {
                 let output = FileManager.default.temporaryDirectory.appendingPathComponent("\#(name.typeName)-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: output) }
                 let outcome = try PipelineHarness.run(
-                    yaml: yaml, plugins: BuiltinPlugins.all + \#(name.camel)Plugins.all, environment: ["OUTPUT": output.path])
+                    yaml: yaml, plugins: StandardPlugins.all + \#(name.camel)Plugins.all, environment: ["OUTPUT": output.path])
                 #expect(outcome.result.state == .finished, "\(outcome.result.failure ?? "")")
                 let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
                 #expect(lines.count == \#(kind == .sink ? "21" : "20"))\#(kind == .sink ? "  // a header and 20 samples" : "")
@@ -81,7 +82,7 @@ extension SwiftScaffold {
                             sinks:
                               out: { type: \#(name.typeName), inputs: [wave], path: "\(path)", fields: [value, seq, missing] }
                             """
-                        let outcome = try PipelineHarness.run(yaml: yaml, plugins: BuiltinPlugins.all + \#(name.camel)Plugins.all)
+                        let outcome = try PipelineHarness.run(yaml: yaml, plugins: StandardPlugins.all + \#(name.camel)Plugins.all)
                         #expect(outcome.result.state == .finished, "\(outcome.result.failure ?? "")")
                         // The step markers the run writes at start and stop are not data: no line for them.
                         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -105,7 +106,7 @@ extension SwiftScaffold {
     var pipeline: String {
         let header = #"""
             # An example for the \#(name.typeName) \#(kind.rawValue), written by `daq plugins new`.
-            #   swift run \#(name.executable) run pipelines/\#(name.typeName).yaml
+            #   swift test runs it; so does `daq run` in a daq built with this plugin (README.md).
             # The virtual clock runs as fast as the data allow; use realtime for live devices.
             name: \#(name.typeName)-example
             clock: virtual

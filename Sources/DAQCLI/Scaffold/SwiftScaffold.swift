@@ -1,8 +1,12 @@
 import DAQCore
 
 /// The Swift package `daq plugins new NAME --kind KIND` writes: a library target with the
-/// plugin, an executable `daq-NAME` (every verb plus the plugin), Swift Testing tests that use
-/// DAQTesting, an example pipeline and a README.
+/// plugin, Swift Testing tests that use DAQTesting, an example pipeline and a README.
+///
+/// The package is a package of plugins: it depends on DAQCore and DAQTesting (and DAQStandard,
+/// whose `generator` and `file` its tests wire the plugin to), which compile no networking or
+/// crypto, so its first build takes a fraction of DAQKit's. A `daq` with the plugin is a
+/// separate executable on DAQKit; the README shows it (Examples/CustomPlugin has both).
 ///
 /// Every file is text built here, so what users get is reviewed like the rest of the code and
 /// checked by `scripts/test.sh`, which builds a scaffold of each kind and runs its tests.
@@ -20,7 +24,6 @@ struct SwiftScaffold {
             ScaffoldFile(path: "Package.swift", contents: packageManifest),
             ScaffoldFile(path: "Sources/\(name.module)/\(type).swift", contents: pluginSource),
             ScaffoldFile(path: "Sources/\(name.module)/\(name.camel)Plugins.swift", contents: registration),
-            ScaffoldFile(path: "Sources/\(name.executable)/main.swift", contents: main),
             ScaffoldFile(path: "Tests/\(name.module)Tests/\(type)Tests.swift", contents: tests),
             ScaffoldFile(path: "pipelines/\(name.typeName).yaml", contents: pipeline),
             ScaffoldFile(path: "README.md", contents: readme),
@@ -33,13 +36,12 @@ struct SwiftScaffold {
         // swift-tools-version: 6.0
         import PackageDescription
 
-        // The \#(name.typeName) \#(kind.rawValue) for DAQKit, and \#(name.executable): a daq with every verb and
-        // built-in plugin plus this one. Written by `daq plugins new`.
+        // The \#(name.typeName) \#(kind.rawValue) for DAQKit. Written by `daq plugins new`.
+        // A package of plugins: DAQCore (the plugin API) and DAQTesting, none of DAQKit's networking.
         let package = Package(
             name: "\#(name.typeName)",
             platforms: [.macOS(.v15)],
             products: [
-                .executable(name: "\#(name.executable)", targets: ["\#(name.executable)"]),
                 .library(name: "\#(name.module)", targets: ["\#(name.module)"]),
             ],
             dependencies: [
@@ -49,15 +51,14 @@ struct SwiftScaffold {
                 .package(name: "DAQKit", path: "\#(swiftLiteral(daqkit))"),
             ],
             targets: [
-                .target(name: "\#(name.module)", dependencies: [.product(name: "DAQKit", package: "DAQKit")]),
-                .executableTarget(
-                    name: "\#(name.executable)",
-                    dependencies: ["\#(name.module)", .product(name: "DAQKit", package: "DAQKit")]),
+                .target(name: "\#(name.module)", dependencies: [.product(name: "DAQCore", package: "DAQKit")]),
                 .testTarget(
                     name: "\#(name.module)Tests",
                     dependencies: [
-                        "\#(name.module)", .product(name: "DAQKit", package: "DAQKit"),
+                        "\#(name.module)", .product(name: "DAQCore", package: "DAQKit"),
                         .product(name: "DAQTesting", package: "DAQKit"),
+                        // The `generator` and `file` plugins the example pipeline wires this one to.
+                        .product(name: "DAQStandard", package: "DAQKit"),
                     ]),
             ]
         )
@@ -67,7 +68,7 @@ struct SwiftScaffold {
 
     var registration: String {
         #"""
-        import DAQKit
+        import DAQCore
 
         /// The plugins of this package, for `DAQCommand.main(plugins:)` and for tests.
         public enum \#(name.camel)Plugins {
@@ -78,32 +79,33 @@ struct SwiftScaffold {
         """#
     }
 
-    var main: String {
-        #"""
-        // A daq with every verb and built-in plugin, plus this package's: `swift run \#(name.executable) plugins`.
-        import DAQKit
-        import \#(name.module)
-
-        DAQCommand.main(plugins: BuiltinPlugins.all + \#(name.camel)Plugins.all)
-
-        """#
-    }
-
     var readme: String {
         #"""
         # \#(name.typeName)
 
-        A DAQKit \#(kind.rawValue), `type: \#(name.typeName)`, and `\#(name.executable)`: a `daq` with every verb
-        and built-in plugin plus this one. Written by `daq plugins new \#(name.typeName) --kind \#(kind.rawValue)`;
+        A DAQKit \#(kind.rawValue), `type: \#(name.typeName)`. Written by `daq plugins new \#(name.typeName) --kind \#(kind.rawValue)`;
         it builds and its tests pass as generated. Make it yours in
         `Sources/\#(name.module)/\#(type).swift`: every key in `Configuration` needs its line in
         `configKeys`, which is what `daq plugins describe` prints.
 
         ```sh
-        swift test                                              # the plugin on DAQTesting's virtual clock
-        swift run \#(name.executable) plugins describe \#(name.typeName)
-        swift run \#(name.executable) run pipelines/\#(name.typeName).yaml  # writes \#(outputPath)
+        swift test    # the plugin on DAQTesting's virtual clock, and pipelines/\#(name.typeName).yaml
         ```
+
+        This is a package of plugins: it depends on DAQCore (the plugin API) and DAQTesting, and
+        builds none of `daq`'s networking. To run the plugin with `daq` itself, make a `daq` that
+        has it: a package (or an executable target) that depends on this library and on DAQKit,
+        with a `main.swift` of
+
+        ```swift
+        import DAQKit
+        import \#(name.module)
+
+        DAQCommand.main(plugins: BuiltinPlugins.all + \#(name.camel)Plugins.all)
+        ```
+
+        Then `swift run <that executable> run pipelines/\#(name.typeName).yaml` writes \#(outputPath).
+        DAQKit's Examples/CustomPlugin has both shapes side by side.
 
         `Package.swift` depends on the DAQKit checkout at `\#(daqkit)` by path; change it to
         build elsewhere.

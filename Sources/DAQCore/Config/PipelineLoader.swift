@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Yams
 
@@ -16,17 +15,20 @@ public struct PipelineLoader: Sendable {
     /// How an unset `${VAR}` without a default is reported: an error before a run, a note when
     /// only validating (the variable is the user's to set, the file is not wrong).
     public var unsetVariables: Diagnostic.Severity = .error
+    /// Computes ``PipelineSpec/configHash``; `nil` leaves it empty (see ``ContentHash``).
+    public var contentHash: ContentHash?
 
     static let topLevelKeys = ["name", "clock", "speed", "steps", "metrics", "sources", "transforms", "sinks"]
 
     /// Creates a loader.
     public init(
         registry: PluginRegistry, environment: [String: String] = ProcessInfo.processInfo.environment,
-        overrides: [String] = []
+        overrides: [String] = [], contentHash: ContentHash? = nil
     ) {
         self.registry = registry
         self.environment = environment
         self.overrides = overrides
+        self.contentHash = contentHash
     }
 
     /// Loads the pipeline at `path`.
@@ -69,7 +71,9 @@ public struct PipelineLoader: Sendable {
             tree = Overrides.apply(entry, to: tree)
             v.overridden.insert(entry.path.joined(separator: "."))
         }
-        let spec = v.validate(tree, defaultName: Self.defaultName(file), hash: Self.hash(text, overrides))
+        let spec = v.validate(
+            tree, defaultName: Self.defaultName(file),
+            hash: contentHash.map { Self.hash(text, overrides, with: $0) } ?? "")
         // A value left empty by an unset variable would also fail its type check: say it once.
         v.diagnostics.removeAll { d in
             !d.message.hasPrefix("environment variable") && unsetScalars.contains("\(d.line ?? 0):\(d.column ?? 0)")
@@ -87,20 +91,12 @@ public struct PipelineLoader: Sendable {
         return (base as NSString).deletingPathExtension.isEmpty ? "pipeline" : (base as NSString).deletingPathExtension
     }
 
-    static func hash(_ text: String, _ overrides: [String]) -> String {
-        var h = SHA256()
-        h.update(data: Data(text.utf8))
-        for o in overrides { h.update(data: Data(("\n--set " + o).utf8)) }
-        return h.finalize().map { String($0, radix: 16).leftPadded(2) }.joined()
+    /// The text, then each override as the line `--set key=value` would add: what was run.
+    static func hash(_ text: String, _ overrides: [String], with hash: ContentHash) -> String {
+        hash.hex(of: [Array(text.utf8)] + overrides.map { Array(("\n--set " + $0).utf8) })
     }
 
     static func fileOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
         (a.line ?? Int.max, a.column ?? 0) < (b.line ?? Int.max, b.column ?? 0)
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

@@ -151,7 +151,8 @@ public struct PipelineSpec: Sendable {
     public var components: [ComponentSpec]
     /// The file it came from.
     public var file: String
-    /// SHA-256 of the effective configuration text, hex.
+    /// SHA-256 of the effective configuration text, hex; empty when the loader had no
+    /// ``ContentHash``.
     public var configHash: String
     /// Warnings found while validating.
     public var warnings: [Diagnostic]

@@ -69,7 +69,7 @@ public final class PipelineRun: Sendable {
         self.clock = RunClock(mode: spec.clock, speed: spec.speed)
         self.recorder = RunRecorder(
             pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate,
-            stages: spec.components.count)
+            stages: spec.components.count, contentHash: options.contentHash)
         schedule = StepSchedule(spec.steps)
         var byName: [String: StageRuntime] = [:]
         var built: [StageRuntime] = []

@@ -10,12 +10,15 @@ public struct RunOptions: Sendable {
     public var flushInterval: Double
     /// Where sinks that write files put them, when the run has a directory.
     public var runDirectory: String?
+    /// Hashes the files listed in `manifest.json`; `nil` records `null` (see ``ContentHash``).
+    public var contentHash: ContentHash?
 
     /// Creates options.
     public init(
         maxSamples: Int? = nil, duration: Double? = nil, batchSize: Int = 1024, flushInterval: Double = 1,
-        runDirectory: String? = nil
+        runDirectory: String? = nil, contentHash: ContentHash? = nil
     ) {
+        self.contentHash = contentHash
         self.maxSamples = maxSamples
         self.duration = duration
         self.batchSize = batchSize

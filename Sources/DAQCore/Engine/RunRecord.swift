@@ -81,9 +81,13 @@ public struct RunRecord: Sendable {
     /// Rewrites the manifest of an interrupted run: status `interrupted`, `endDate` the last
     /// write to its files (null when it wrote none), the reason, and `files` as they are now;
     /// a `manifest.json.tmp` the killed run left is removed.
-    /// - Parameter files: the run's files after repair, paths inside ``directory``.
+    /// - Parameters:
+    ///   - files: the run's files after repair, paths inside ``directory``.
+    ///   - contentHash: hashes each file for the manifest; `nil` records `null` (see ``ContentHash``).
     /// - Throws: ``RecordFile/Failure`` when the manifest cannot be written; the old one stays.
-    public func markInterrupted(files: [RunRecorder.OutputFile]) throws(RecordFile.Failure) {
+    public func markInterrupted(
+        files: [RunRecorder.OutputFile], contentHash: ContentHash?
+    ) throws(RecordFile.Failure) {
         var m = manifest
         m["status"] = .string(Self.interruptedStatus)
         m["endDate"] = lastWrite.map { .string(ISODate.string($0)) } ?? .null
@@ -95,7 +99,7 @@ public struct RunRecord: Sendable {
                 let full = (directory as NSString).appendingPathComponent(f.path)
                 return .object([
                     "path": .string(f.path), "format": .string(f.format), "samples": .int(Int64(f.samples)),
-                    "bytes": .int(Int64(f.bytes)), "sha256": RunRecorder.sha256(of: full).map(Value.string) ?? .null,
+                    "bytes": .int(Int64(f.bytes)), "sha256": contentHash?.hex(ofFile: full).map(Value.string) ?? .null,
                 ])
             })
         var notes: [Value] = []

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Synchronization
 
@@ -53,12 +52,18 @@ public final class RunRecorder: Sendable {
     let configHash: String
     let configFile: String
     let startDate: Double
+    /// Hashes the files in the final manifest; `nil` records `null` (see ``ContentHash``).
+    let contentHash: ContentHash?
     /// Bytes the `running` manifest takes on disk, so the final one fits on a full disk.
     let reserve: Int
     private let state = Mutex(State())
 
-    init(pipelineName: String, configHash: String, configFile: String, startDate: Double, stages: Int = 4) {
+    init(
+        pipelineName: String, configHash: String, configFile: String, startDate: Double, stages: Int = 4,
+        contentHash: ContentHash? = nil
+    ) {
         self.pipelineName = pipelineName
+        self.contentHash = contentHash
         self.configHash = configHash
         self.configFile = configFile
         self.startDate = startDate
@@ -190,7 +195,7 @@ public final class RunRecorder: Sendable {
         var m = Fields()
         m["pipeline"] = .string(pipelineName)
         m["configFile"] = .string(configFile)
-        m["configSHA256"] = .string(configHash)
+        m["configSHA256"] = configHash.isEmpty ? .null : .string(configHash)
         m["startDate"] = .string(ISODate.string(startDate))
         m["endDate"] = endDate.map { .string(ISODate.string($0)) } ?? .null
         m["status"] = .string(status)
@@ -224,7 +229,8 @@ public final class RunRecorder: Sendable {
                 return .object([
                     "path": .string(inside), "format": .string(f.format), "samples": .int(Int64(f.samples)),
                     "bytes": .int(Int64(bytes)),
-                    "sha256": status == "running" ? .null : (Self.sha256(of: f.path).map(Value.string) ?? .null),
+                    "sha256": status == "running"
+                        ? .null : (contentHash?.hex(ofFile: f.path).map(Value.string) ?? .null),
                 ])
             })
         if !inputs.isEmpty { m["inputs"] = .array(inputs.map(Value.object)) }
@@ -243,14 +249,6 @@ public final class RunRecorder: Sendable {
         try RecordFile.write(bytes, to: target)
     }
 
-    /// SHA-256 of a file's bytes, hex; `nil` when it cannot be read.
-    public static func sha256(of path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
-        return hasher.finalize().map { String($0, radix: 16).leftPadded(2) }.joined()
-    }
 }
 
 /// ISO-8601 dates with milliseconds and offset, as SageResearch logs write them.

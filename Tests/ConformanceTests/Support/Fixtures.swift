@@ -1,5 +1,6 @@
 import DAQCLI
 import DAQCore
+import DAQKit
 import DAQTesting
 import Foundation
 import Yams

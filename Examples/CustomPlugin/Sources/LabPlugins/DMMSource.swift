@@ -1,4 +1,4 @@
-import DAQKit
+import DAQCore
 
 /// Readings of a bench multimeter from the text it prints (Keithley 2000-style
 /// `FORM:ELEM READ,TST,RNUM` lines), as its logging software saved them: `type: lab.dmm`.

@@ -1,4 +1,4 @@
-import DAQKit
+import DAQCore
 
 /// The plugins of this package, registered beside the built-in ones in `daq-custom`'s
 /// main.swift and in tests.

@@ -1,4 +1,4 @@
-import DAQKit
+import DAQCore
 
 /// Turns a platinum RTD's resistance (Pt100, Pt1000) into temperature with the
 /// Callendar–Van Dusen equation, after subtracting the lead resistance of a 2-wire hookup:

@@ -1,4 +1,4 @@
-import DAQKit
+import DAQCore
 import DAQTesting
 import LabPlugins
 import Testing

@@ -1,11 +1,12 @@
-import DAQKit
+import DAQCore
+import DAQStandard
 import DAQTesting
 import Foundation
 import LabPlugins
 import Testing
 
 /// The shipped pipeline, run in-process on the virtual clock, with the lab plugins and the
-/// built-in `file` sink together.
+/// built-in `file` sink together: the tests need DAQStandard, not all of DAQKit.
 @Suite("pipelines/pt100-ramp.yaml")
 struct RampPipelineTests {
     @Test func recoversTheRampFromTheMetersReadings() throws {
@@ -13,7 +14,7 @@ struct RampPipelineTests {
         defer { try? FileManager.default.removeItem(at: output) }
         let yaml = try String(contentsOfFile: Fixtures.pipeline, encoding: .utf8)
         let outcome = try PipelineHarness.run(
-            yaml: yaml, plugins: BuiltinPlugins.all + LabPlugins.all,
+            yaml: yaml, plugins: StandardPlugins.all + LabPlugins.all,
             environment: ["INPUT": Fixtures.ramp, "OUTPUT": output.path], overrides: ["clock=virtual"])
         #expect(outcome.result.state == .finished, "\(outcome.result.failure ?? "")")
         let rows = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")

@@ -1,4 +1,5 @@
 import DAQCore
+import DAQInfoManager
 import Foundation
 import Hummingbird
 import Logging

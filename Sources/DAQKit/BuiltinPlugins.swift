@@ -1,5 +1,5 @@
-import DAQBarcode
 import DAQBLE
+import DAQBarcode
 import DAQCore
 import DAQInfoManager
 import DAQMotion
@@ -8,6 +8,10 @@ import DAQStandard
 import DAQTransport
 
 /// Every plugin family shipped with `daq`.
+///
+/// It lives in DAQKit, beside the `daq` executable, rather than in DAQCLI: the command tree is
+/// handed its plugins (``DAQCommand/main(plugins:)``), so a custom `daq` chooses them, and only
+/// a program that wants every family links every family.
 public enum BuiltinPlugins {
     /// Standard, Motion, SampleLogger, BLE, Barcode, Info Manager and Transport plugins.
     public static var all: [PluginDescriptor] {
