@@ -46,5 +46,13 @@ public struct PipelineStartError: Error, CustomStringConvertible {
     public var component: String
     /// Why.
     public var message: String
+    /// What the plugin threw, when it threw; ``daqError`` takes its code from it.
+    public var underlying: (any Error)?
     public var description: String { "\(component): \(message)" }
+
+    init(component: String, message: String, underlying: (any Error)? = nil) {
+        self.component = component
+        self.message = message
+        self.underlying = underlying
+    }
 }
