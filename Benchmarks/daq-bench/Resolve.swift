@@ -12,13 +12,12 @@ import Synchronization
 
 /// Emits `count` samples whose `id` cycles through `ids`; the values are made once.
 final class IdSource: SourcePlugin {
-    struct Configuration: PluginConfiguration {
-        var count: Int
-        var distinct: Int
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "ids to emit") var count: Int
+        @Setting(required: "distinct ids among them") var distinct: Int
     }
     static let typeName = "bench.ids"
     static let summary = "ids for the resolver benchmark"
-    static let configKeys = [ConfigKey("count", "int", ""), ConfigKey("distinct", "int", "")]
 
     private let ids: [Value]
     private let count: Int
@@ -51,7 +50,8 @@ func resolveBench(ids: Int, hits: Int) throws {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     var yaml = "elements:\n"
     for i in 0..<ids {
-        yaml += "  - {id: \(benchId(i)), input_type: barcode, content: {en: {name: Item \(i), description: Bench item}}}\n"
+        yaml +=
+            "  - {id: \(benchId(i)), input_type: barcode, content: {en: {name: Item \(i), description: Bench item}}}\n"
     }
     try yaml.write(toFile: dir + "/elements.yaml", atomically: true, encoding: .utf8)
     let server = try ReferenceServer(path: dir + "/elements.yaml")
@@ -69,35 +69,44 @@ func resolveBench(ids: Int, hits: Int) throws {
     print("resolve: reference server on \(url) serving \(server.elementCount) elements (in this process)")
 
     for inFlight in [1, 8, 32] {
-        let (seconds, result) = try runResolve(ids: ids, count: ids, url: url, extra: "max_in_flight: \(inFlight), cache: {ttl: 0}")
+        let (seconds, result) = try runResolve(
+            ids: ids, count: ids, url: url, extra: "max_in_flight: \(inFlight), cache: {ttl: 0}")
         let resolved = result.stages.first { $0.name == "resolve" }?.samplesOut ?? 0
-        print("uncached, \(inFlight) in flight: \(resolved) resolutions in \(fixed(seconds, 2)) s: \(fixed(Double(resolved) / seconds, 0)) /s")
+        print(
+            "uncached, \(inFlight) in flight: \(resolved) resolutions in \(fixed(seconds, 2)) s: \(fixed(Double(resolved) / seconds, 0)) /s"
+        )
     }
     let cache = dir + "/cache.jsonl"
-    _ = try runResolve(ids: 1000, count: 1000, url: url, extra: "max_in_flight: 32, cache: {ttl: 1h, path: \"\(cache)\"}")
-    let (hitSeconds, _) = try runResolve(ids: 1000, count: hits, url: url, extra: "cache: {ttl: 1h, path: \"\(cache)\"}")
+    _ = try runResolve(
+        ids: 1000, count: 1000, url: url, extra: "max_in_flight: 32, cache: {ttl: 1h, path: \"\(cache)\"}")
+    let (hitSeconds, _) = try runResolve(
+        ids: 1000, count: hits, url: url, extra: "cache: {ttl: 1h, path: \"\(cache)\"}")
     let (bareSeconds, _) = try runResolve(ids: 1000, count: hits, url: url, extra: nil)
     let perHit = (hitSeconds - bareSeconds) / Double(hits) * 1e9
-    print("cache hits: \(hits) samples in \(fixed(hitSeconds, 2)) s: \(fixed(Double(hits) / hitSeconds / 1e6, 2)) M/s through the pipeline; without the resolver \(fixed(bareSeconds, 2)) s")
-    print("resolver cost per cache hit: \(fixed(perHit, 0)) ns (\(fixed(1e3 / max(perHit, 1), 2)) M hits/s on one core)")
+    print(
+        "cache hits: \(hits) samples in \(fixed(hitSeconds, 2)) s: \(fixed(Double(hits) / hitSeconds / 1e6, 2)) M/s through the pipeline; without the resolver \(fixed(bareSeconds, 2)) s"
+    )
+    print(
+        "resolver cost per cache hit: \(fixed(perHit, 0)) ns (\(fixed(1e3 / max(perHit, 1), 2)) M hits/s on one core)")
 }
 
 /// One run of ids → resolve → null; `extra` nil runs ids → null.
 private func runResolve(ids: Int, count: Int, url: String, extra: String?) throws -> (Double, RunResult) {
-    let yaml = extra.map {
-        """
-        name: resolve-bench
-        clock: virtual
-        sources: {ids: {type: bench.ids, count: \(count), distinct: \(ids)}}
-        transforms: {resolve: {type: infomanager.resolve, inputs: [ids], base_url: "\(url)", \($0)}}
-        sinks: {out: {type: "null", inputs: [resolve]}}
-        """
-    } ?? """
-        name: resolve-bench
-        clock: virtual
-        sources: {ids: {type: bench.ids, count: \(count), distinct: \(ids)}}
-        sinks: {out: {type: "null", inputs: [ids]}}
-        """
+    let yaml =
+        extra.map {
+            """
+            name: resolve-bench
+            clock: virtual
+            sources: {ids: {type: bench.ids, count: \(count), distinct: \(ids)}}
+            transforms: {resolve: {type: infomanager.resolve, inputs: [ids], base_url: "\(url)", \($0)}}
+            sinks: {out: {type: "null", inputs: [resolve]}}
+            """
+        } ?? """
+            name: resolve-bench
+            clock: virtual
+            sources: {ids: {type: bench.ids, count: \(count), distinct: \(ids)}}
+            sinks: {out: {type: "null", inputs: [ids]}}
+            """
     let registry = try PluginRegistry(BuiltinPlugins.all + [.source(IdSource.self)])
     let spec = try PipelineLoader(registry: registry).load(text: yaml, file: "resolve-bench")
     let run = try PipelineRun(spec: spec)

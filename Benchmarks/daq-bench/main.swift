@@ -20,10 +20,9 @@ import Synchronization
 
 /// Records, for every data sample, how late it reached the sink.
 final class LatenessSink: SinkPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "lateness"
     static let summary = "records arrival minus schedule per sample"
-    static let configKeys: [ConfigKey] = []
     static let samples = Mutex<[Double]>([])
 
     init(configuration: Configuration, context: PluginContext) throws {}
@@ -51,8 +50,13 @@ func replayTiming(recording: String, seconds: Double) throws {
     let late = LatenessSink.samples.withLock { $0 }.sorted()
     guard !late.isEmpty else { throw BenchError("no samples") }
     func pct(_ p: Double) -> Double { late[min(late.count - 1, Int(Double(late.count) * p))] * 1000 }
-    print("replay-timing: \(late.count) samples over \(String(format: "%.1f", result.endDate - result.startDate)) s at speed 1")
-    print(String(format: "lateness ms: p50 %.3f  p99 %.3f  max %.3f  (min %.3f)", pct(0.5), pct(0.99), late.last! * 1000, late.first! * 1000))
+    print(
+        "replay-timing: \(late.count) samples over \(String(format: "%.1f", result.endDate - result.startDate)) s at speed 1"
+    )
+    print(
+        String(
+            format: "lateness ms: p50 %.3f  p99 %.3f  max %.3f  (min %.3f)", pct(0.5), pct(0.99), late.last! * 1000,
+            late.first! * 1000))
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -71,16 +75,20 @@ let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "replay-timing":
     let rest = Array(args.dropFirst())
-    try replayTiming(recording: rest.first ?? "recordings/walk.csv", seconds: rest.count > 1 ? Double(rest[1]) ?? 20 : 20)
+    try replayTiming(
+        recording: rest.first ?? "recordings/walk.csv", seconds: rest.count > 1 ? Double(rest[1]) ?? 20 : 20)
 case "batch-fill":
     let rest = args.dropFirst().filter { $0 != "--typed" }
     batchFill(rows: rest.first.flatMap { Int($0) } ?? 2_000_000, typed: args.contains("--typed"))
 case "ble-decode":
     let rest = Array(args.dropFirst())
-    try bleDecode(capture: rest.first ?? "recordings/beacons.btsnoop", reports: rest.count > 1 ? Int(rest[1]) ?? 2_000_000 : 2_000_000)
+    try bleDecode(
+        capture: rest.first ?? "recordings/beacons.btsnoop",
+        reports: rest.count > 1 ? Int(rest[1]) ?? 2_000_000 : 2_000_000)
 case "resolve":
     let rest = Array(args.dropFirst())
-    try resolveBench(ids: rest.first.flatMap { Int($0) } ?? 20_000, hits: rest.count > 1 ? Int(rest[1]) ?? 5_000_000 : 5_000_000)
+    try resolveBench(
+        ids: rest.first.flatMap { Int($0) } ?? 20_000, hits: rest.count > 1 ? Int(rest[1]) ?? 5_000_000 : 5_000_000)
 case "mqtt":
     try mqttBench(messages: args.count > 1 ? Int(args[args.startIndex + 1]) ?? 200_000 : 200_000)
 case "gt3x-read":

@@ -6,16 +6,21 @@ final class Collector<Element: Sendable>: Sendable {
     private let items = Mutex<[Element]>([])
     func append(_ e: Element) { items.withLock { $0.append(e) } }
     func append(contentsOf e: [Element]) { items.withLock { $0.append(contentsOf: e) } }
-    func take() -> [Element] { items.withLock { let all = $0; $0 = []; return all } }
+    func take() -> [Element] {
+        items.withLock {
+            let all = $0
+            $0 = []
+            return all
+        }
+    }
     var all: [Element] { items.withLock { $0 } }
 }
 
 /// A sink that keeps every batch it is given, for tests: `type: collect`.
 public final class CollectSink: SinkPlugin {
-    public struct Configuration: PluginConfiguration {}
+    public struct Configuration: PluginConfiguration, SettingGroup { public init() {} }
     public static let typeName = "collect"
     public static let summary = "Keeps every sample in memory, for tests (DAQTesting)."
-    public static let configKeys: [ConfigKey] = []
 
     private let store = Collector<Sample>()
     private let flushes = Mutex(0)

@@ -8,54 +8,48 @@ import Testing
 /// `type: ticker` — a source with a required `rate` (must be > 0) and an enum `shape`.
 final class TickerSource: SourcePlugin {
     enum Shape: String, ConfigEnum, Sendable { case sine, square }
-    struct Configuration: PluginConfiguration {
-        var rate: Double
-        var shape: Shape?
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "Hz") var rate: Double
+        @Setting("waveform") var shape = Shape.sine
         func validate() throws {
-            if !(rate > 0) { throw ConfigIssue(key: "rate", "must be greater than 0 Hz, found \(rate)") }
+            if !(rate > 0) { throw $rate.issue("must be greater than 0 Hz, found \(rate)") }
         }
     }
     static let typeName = "ticker"
     static let summary = "test source"
-    static let configKeys: [ConfigKey] = [
-        .required("rate", "double", "Hz"), ConfigKey("shape", Shape.choices, default: "sine", "waveform"),
-    ]
     init(configuration: Configuration, context: PluginContext) throws {}
     func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus { .finished }
 }
 
 /// `type: window` — a transform with a required integer `size` that validate() rejects when 0.
 final class WindowTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {
-        var size: Int
-        var label: String?
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "samples") var size: Int
+        @Setting("label") var label: String?
         func validate() throws {
-            if size == 0 { throw ConfigIssue(key: "size", "must be at least 1 sample, found 0") }
+            if size == 0 { throw $size.issue("must be at least 1 sample, found 0") }
         }
     }
     static let typeName = "window"
     static let summary = "test transform"
-    static let configKeys: [ConfigKey] = [.required("size", "int", "samples"), ConfigKey("label", "string", "label")]
     init(configuration: Configuration, context: PluginContext) throws {}
     func process(_ batch: inout Batch, context: StageContext) throws {}
 }
 
 /// `type: passthrough` — a transform without configuration.
 final class PassthroughTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "passthrough"
     static let summary = "test transform"
-    static let configKeys: [ConfigKey] = []
     init(configuration: Configuration, context: PluginContext) throws {}
     func process(_ batch: inout Batch, context: StageContext) throws {}
 }
 
 /// `type: printer` — a sink with an optional `path`.
 final class PrinterSink: SinkPlugin {
-    struct Configuration: PluginConfiguration { var path: String? }
+    struct Configuration: PluginConfiguration, SettingGroup { @Setting("where") var path: String? }
     static let typeName = "printer"
     static let summary = "test sink"
-    static let configKeys: [ConfigKey] = [ConfigKey("path", "string", "where")]
     init(configuration: Configuration, context: PluginContext) throws {}
     func write(_ batch: Batch, context: StageContext) throws {}
 }

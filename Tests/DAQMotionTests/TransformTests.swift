@@ -82,7 +82,7 @@ func xyz(_ t: Double, _ x: Double, _ y: Double, _ z: Double) -> Sample {
     func invalidSettings(yaml: String, message: String) {
         #expect(throws: (any Error).self) { try TransformHarness(LowpassTransform.self, config: yaml) }
         do {
-            _ = try PluginConfigLoader.decode(FilterConfiguration.self, yaml: yaml)
+            _ = try PluginConfigLoader.decode(LowPassConfiguration.self, yaml: yaml)
         } catch let e as ConfigIssue {
             #expect(e.path.joined(separator: ".") + ": " + e.message == message)
         } catch {

@@ -8,31 +8,16 @@ import Testing
 /// `seq`, a double `value` (seq + 1/3, so decimals show), and a `label` that needs CSV quoting.
 /// `event_at` makes that sample an event; `nulls` leaves `label` null on odd samples.
 final class TestSamples: SourcePlugin {
-    struct Configuration: PluginConfiguration {
-        var count = 10
-        var rate = 10.0
-        var base: Double?
-        var eventAt: Int?
-        var nulls = false
-
-        enum CodingKeys: String, CodingKey { case count, rate, base, eventAt = "event_at", nulls }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            count = try c.decodeIfPresent(Int.self, forKey: .count) ?? 10
-            rate = try c.decodeIfPresent(Double.self, forKey: .rate) ?? 10
-            base = try c.decodeIfPresent(Double.self, forKey: .base)
-            eventAt = try c.decodeIfPresent(Int.self, forKey: .eventAt)
-            nulls = try c.decodeIfPresent(Bool.self, forKey: .nulls) ?? false
-        }
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("Samples to emit.") var count = 10
+        @Setting("Samples per second.") var rate = 10.0
+        @Setting("Timestamp of uptime 0; the run's start when unset.") var base: Double?
+        @Setting("The sample that is an event.") var eventAt: Int?
+        @Setting("Leave label null on odd samples.") var nulls = false
     }
 
     static let typeName = "test.samples"
     static let summary = "Test samples."
-    static let configKeys: [ConfigKey] = [
-        ConfigKey("count", "int", ""), ConfigKey("rate", "double", ""), ConfigKey("base", "double", ""),
-        ConfigKey("event_at", "int", ""), ConfigKey("nulls", "bool", ""),
-    ]
 
     private let config: Configuration
     private var next = 0
@@ -43,7 +28,8 @@ final class TestSamples: SourcePlugin {
         let base = config.base ?? context.startDate
         while next < config.count && batch.count < limit {
             let null = config.nulls && next % 2 == 1
-            batch.append(TestSamples.sample(next, rate: config.rate, base: base, event: next == config.eventAt, null: null))
+            batch.append(
+                TestSamples.sample(next, rate: config.rate, base: base, event: next == config.eventAt, null: null))
             next += 1
         }
         return next >= config.count ? .finished : .more
@@ -96,7 +82,9 @@ extension Value {
 
 /// Runs a one-source pipeline with step changes at 0 and 0.5 s into one logger sink, and
 /// returns the run directory.
-func runLogger(_ sinkType: String, extra: String = "", source: String = "count: 10, rate: 10, base: 1700000000") throws -> String {
+func runLogger(_ sinkType: String, extra: String = "", source: String = "count: 10, rate: 10, base: 1700000000") throws
+    -> String
+{
     let base = tempDirectory()
     let yaml = """
         name: walk

@@ -6,10 +6,9 @@ import Testing
 
 /// `type: test.picky` — refuses (throws on) any batch holding a negative `v`.
 final class PickyTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "test.picky"
     static let summary = "test transform that throws on a negative v"
-    static let configKeys: [ConfigKey] = []
     init(configuration: Configuration, context: PluginContext) throws {}
     func process(_ batch: inout Batch, context: StageContext) throws {
         if let column = batch.column("v"), (0..<batch.count).contains(where: { (column.double(at: $0) ?? 0) < 0 }) {
@@ -20,10 +19,9 @@ final class PickyTransform: TransformPlugin {
 
 /// `type: test.fussy` — a sink whose destination refuses any batch holding a negative `v`.
 final class FussySink: SinkPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "test.fussy"
     static let summary = "test sink that refuses a negative v"
-    static let configKeys: [ConfigKey] = []
     init(configuration: Configuration, context: PluginContext) throws {}
     func write(_ batch: Batch, context: StageContext) throws {
         if let column = batch.column("v"), (0..<batch.count).contains(where: { (column.double(at: $0) ?? 0) < 0 }) {
@@ -40,7 +38,8 @@ struct DeadLetterTests {
     static let plugins = StandardPlugins.all + [.transform(PickyTransform.self), .sink(FussySink.self)]
 
     static func file(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-dead-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-dead-\(UUID().uuidString).jsonl")
+            .path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -82,7 +81,10 @@ struct DeadLetterTests {
                 """, plugins: Self.plugins)
         #expect(outcome.result.state == .finished)
         #expect(outcome.data("good").count == 2)
-        #expect(outcome.events.contains { if case .warning(let c, let m) = $0 { c == "src" && m.contains(":2: ") } else { false } })
+        #expect(
+            outcome.events.contains {
+                if case .warning(let c, let m) = $0 { c == "src" && m.contains(":2: ") } else { false }
+            })
     }
 
     @Test(arguments: [ErrorPolicy.dead_letter, .skip, .stop])
@@ -149,8 +151,15 @@ struct DeadLetterTests {
             Issue.record("loaded")
         } catch {
             let messages = error.diagnostics.map(\.description)
-            #expect(messages.contains { $0.contains("p.yaml:5:31: error: sinks.a.inputs: 'src' sends no dead letters; set 'on_error: dead_letter'") }, "\(messages)")
-            #expect(messages.contains { $0.contains("sinks.b.inputs: unknown component 'srx' in 'srx.dead' (did you mean 'src.dead'?)") }, "\(messages)")
+            #expect(
+                messages.contains {
+                    $0.contains(
+                        "p.yaml:5:31: error: sinks.a.inputs: 'src' sends no dead letters; set 'on_error: dead_letter'")
+                }, "\(messages)")
+            #expect(
+                messages.contains {
+                    $0.contains("sinks.b.inputs: unknown component 'srx' in 'srx.dead' (did you mean 'src.dead'?)")
+                }, "\(messages)")
             #expect(messages.count == 2, "\(messages)")
         }
     }

@@ -6,10 +6,9 @@ import Testing
 
 /// A transform that counts its `finish` calls and holds every sample until then.
 final class HoldingTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "holding"
     static let summary = "test transform that holds everything until finish"
-    static let configKeys: [ConfigKey] = []
     static let finishes = Mutex<[String: Int]>([:])
     private var held = Batch()
     private let pipeline: String

@@ -57,13 +57,12 @@ final class TestGate: @unchecked Sendable {
 final class GatedTransform: TransformPlugin, DeferredWork, @unchecked Sendable {
     // @unchecked: `held` and `passed` are touched only on the stage's queue (`process`, and
     // `perform` after the gate opens).
-    struct Configuration: PluginConfiguration {
-        var gate: String?
-        var blocking: Bool?
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("gate name") var gate: String?
+        @Setting("block the queue") var blocking = false
     }
     static let typeName = "gated"
     static let summary = "test transform that waits on a gate"
-    static let configKeys: [ConfigKey] = [ConfigKey("gate", "string", "gate name"), ConfigKey("blocking", "bool", "block the queue")]
 
     private let gate: TestGate?
     private let blocking: Bool
@@ -72,7 +71,7 @@ final class GatedTransform: TransformPlugin, DeferredWork, @unchecked Sendable {
 
     init(configuration: Configuration, context: PluginContext) throws {
         gate = configuration.gate.map(TestGate.named)
-        blocking = configuration.blocking ?? false
+        blocking = configuration.blocking
     }
 
     var acceptsInput: Bool { held == nil }
@@ -99,7 +98,7 @@ final class GatedTransform: TransformPlugin, DeferredWork, @unchecked Sendable {
 
 /// A transform with one flaw chosen by `flaw`, each of which one conformance check must catch.
 final class FlawedTransform: TransformPlugin {
-    enum Flaw: String, Decodable, Sendable {
+    enum Flaw: String, ConfigEnum, Sendable {
         /// Keeps its last batch and never flushes it.
         case keepsTheLastBatch = "keeps_the_last_batch"
         /// Swallows its error instead of throwing it.
@@ -111,13 +110,12 @@ final class FlawedTransform: TransformPlugin {
         /// Throws when `fail` is set, as a healthy plugin does: the control case.
         case none
     }
-    struct Configuration: PluginConfiguration {
-        var flaw: Flaw
-        var fail: Bool?
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "which flaw") var flaw: Flaw
+        @Setting("fail") var fail = false
     }
     static let typeName = "flawed"
     static let summary = "test transform with one flaw"
-    static let configKeys: [ConfigKey] = [.required("flaw", "string", "which flaw"), ConfigKey("fail", "bool", "fail")]
     struct Failure: Error, CustomStringConvertible { var description: String { "bad sample" } }
 
     let flaw: Flaw
@@ -126,7 +124,7 @@ final class FlawedTransform: TransformPlugin {
 
     init(configuration: Configuration, context: PluginContext) throws {
         flaw = configuration.flaw
-        fail = configuration.fail ?? false
+        fail = configuration.fail
     }
 
     func process(_ batch: inout Batch, context: StageContext) throws {

@@ -7,10 +7,9 @@ import Testing
 /// A source that wakes its stage from `start`, as a live source's I/O callback may, and has
 /// nothing to read: the earliest a stage can end.
 final class EarlyWakeSource: SourcePlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "early-wake"
     static let summary = "test source that wakes while it starts"
-    static let configKeys: [ConfigKey] = []
     /// Signalled once everything the early wake set off on the stage's queue has run.
     static let settled = DispatchSemaphore(value: 0)
 
@@ -29,10 +28,9 @@ final class EarlyWakeSource: SourcePlugin {
 /// A source started after ``EarlyWakeSource`` that holds the run's start until the early wake
 /// has settled: the run is still starting while the first source's queue is free to act.
 final class WaitingSource: SourcePlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "waiting"
     static let summary = "test source whose start waits for the early wake to settle"
-    static let configKeys: [ConfigKey] = []
 
     init(configuration: Configuration, context: PluginContext) throws {}
 

@@ -76,10 +76,11 @@ final class ReloadBoard: Sendable {
 
 /// A source handing out what the test feeds, stamped with its own `tag`; idle in between.
 final class FeedSource: SourcePlugin {
-    struct Configuration: PluginConfiguration { var tag: String }
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "stamped on every sample") var tag: String
+    }
     static let typeName = "feed"
     static let summary = "test source fed by the test"
-    static let configKeys: [ConfigKey] = [.required("tag", "string", "stamped on every sample")]
     let tag: String
     let board: ReloadBoard
     init(configuration: Configuration, context: PluginContext) throws {
@@ -93,7 +94,8 @@ final class FeedSource: SourcePlugin {
     func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         for (v, seq) in board.take(for: context.name, limit: limit) {
             let u = Double(seq) / 1000
-            batch.append(Sample(timestamp: context.startDate + u, uptime: u, fields: ["v": .int(Int64(v)), "tag": .string(tag)]))
+            batch.append(
+                Sample(timestamp: context.startDate + u, uptime: u, fields: ["v": .int(Int64(v)), "tag": .string(tag)]))
         }
         return .idle
     }
@@ -105,15 +107,12 @@ final class FeedSource: SourcePlugin {
 
 /// A sink noting its start, every data value and its finish on the board, as `name/tag`.
 final class BoardSink: SinkPlugin {
-    struct Configuration: PluginConfiguration {
-        var tag: String
-        var fail_start: Bool?
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "names this instance") var tag: String
+        @Setting("start throws") var failStart = false
     }
     static let typeName = "board"
     static let summary = "test sink that reports to the reload board"
-    static let configKeys: [ConfigKey] = [
-        .required("tag", "string", "names this instance"), ConfigKey("fail_start", "bool", default: "false", "start throws"),
-    ]
     struct StartFailure: Error, CustomStringConvertible { var description: String { "cannot open the device" } }
     let config: Configuration
     let board: ReloadBoard
@@ -124,7 +123,7 @@ final class BoardSink: SinkPlugin {
         board = ReloadBoard.named(context.pipelineName)
     }
     func start(context: StageContext) throws {
-        if config.fail_start == true { throw StartFailure() }
+        if config.failStart { throw StartFailure() }
         board.note("start \(context.name)/\(config.tag)")
     }
     func write(_ batch: Batch, context: StageContext) throws {
@@ -140,10 +139,9 @@ final class BoardSink: SinkPlugin {
 /// A transform whose output comes a turn after `process`, like a lookup on a server: it holds
 /// each batch, hands it on from another queue, and takes no input until then.
 final class LaterTransform: TransformPlugin, DeferredWork, @unchecked Sendable {
-    struct Configuration: PluginConfiguration { var add: Int }
+    struct Configuration: PluginConfiguration, SettingGroup { @Setting(required: "added to v") var add: Int }
     static let typeName = "later"
     static let summary = "test transform that emits after process returns"
-    static let configKeys: [ConfigKey] = [.required("add", "int", "added to v")]
     let add: Int64
     /// Touched on the stage's queue only.
     private var held = 0

@@ -6,10 +6,9 @@ import Synchronization
 /// A sink that holds its first write until the test opens the gate: a "slow sink" whose
 /// slowness the test controls exactly, with no sleeps.
 final class GatedSink: SinkPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "gated"
     static let summary = "test sink that waits for a gate"
-    static let configKeys: [ConfigKey] = []
 
     static let gates = Mutex<[String: DispatchSemaphore]>([:])
     let gate: DispatchSemaphore
@@ -32,15 +31,14 @@ final class GatedSink: SinkPlugin {
 
 /// A transform that fails on the sample whose `seq` equals `fail_at`.
 final class FailingTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {
-        var fail_at: Int
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "seq that fails") var failAt: Int
     }
     static let typeName = "failing"
     static let summary = "test transform that throws"
-    static let configKeys: [ConfigKey] = [.required("fail_at", "int", "seq that fails")]
     struct Boom: Error, CustomStringConvertible { var description: String { "boom at seq" } }
     let failAt: Int64
-    init(configuration: Configuration, context: PluginContext) throws { failAt = Int64(configuration.fail_at) }
+    init(configuration: Configuration, context: PluginContext) throws { failAt = Int64(configuration.failAt) }
     func process(_ batch: inout Batch, context: StageContext) throws {
         if let c = batch.column("seq"), (0..<batch.count).contains(where: { c[$0].intValue == failAt }) { throw Boom() }
     }
@@ -71,10 +69,11 @@ final class EventWaiter: PipelineObserver {
 
 /// A source that emits `count` samples 10 ms apart, then stays idle: a device gone quiet.
 final class QuietSource: SourcePlugin {
-    struct Configuration: PluginConfiguration { var count: Int }
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "samples before silence") var count: Int
+    }
     static let typeName = "quiet"
     static let summary = "test source that goes silent"
-    static let configKeys: [ConfigKey] = [.required("count", "int", "samples before silence")]
     let count: Int
     var emitted = 0
     init(configuration: Configuration, context: PluginContext) throws { count = configuration.count }

@@ -15,62 +15,58 @@ public final class MotionReplaySource: SourcePlugin {
         case actilifeCSV = "actilife-csv"
     }
 
-    public struct Configuration: PluginConfiguration {
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "The recording; gzip-compressed files are read directly.")
         var path: String
-        var format: Format = .auto
+        @Setting("auto: by content (device files: cwa, gt3x, geneactiv) or extension; json is a SageResearch log.")
+        var format = Format.auto
+        @Setting("Column (or key) names when they are not found by name.")
         var columns = ColumnMapping()
+        @Setting(whenUnset: "auto", "CSV delimiter: ',', ';' or '\\t'; detected from the header when omitted.")
         var delimiter: String?
+        @Setting("Lines of metadata before the CSV header; detected when omitted.")
         var skipLines: Int?
-        var timeUnit: TimeUnit = .auto
+        @Setting("Unit of the time column; auto detects and says so in the log.")
+        var timeUnit = TimeUnit.auto
+        @Setting("Date-time pattern (e.g. yyyy-MM-dd HH:mm:ss.SSS) when times are text.")
         var timeFormat: String?
-        var timeZone: String = "UTC"
-        /// Whether `time_zone` was set, so it overrides the zone a device file states.
-        var timeZoneGiven = false
-        var units: AxisUnits = .recorded
+        @Setting("Time zone (IANA) of date-times that carry none; overrides a device file's own.")
+        var timeZone = "UTC"
+        @Setting("g converts axes recorded in m/s² (phone apps) to g; recorded keeps them.")
+        var units = AxisUnits.recorded
+        @Setting("Start over at the end, continuing the run clock.")
         var loop = false
+        @Setting("Skip the recording's first seconds.")
         var start: Seconds?
+        @Setting("Stop this many seconds into the recording.")
         var end: Seconds?
-        var onBadRow: OnBadRowPolicy = .fail
-        var nan: NonFinitePolicy = .fail
+        @Setting(
+            "fail stops at a bad row, or at gzip data cut short or damaged; skip reports each by file and line, and ends the replay at the damage."
+        )
+        var onBadRow = OnBadRowPolicy.fail
+        @Setting(
+            "An axis, time or number column that is NaN or ±inf (NaN, nan, -nan, inf, -inf, Infinity, -Infinity): fail makes the row bad (file:line), skip drops and counts it, keep passes it on (a time never)."
+        )
+        var nan = NonFinitePolicy.fail
+        @Setting("SageResearch logs: keep only items of this sensorType.")
         var sensorType: String?
 
-        enum CodingKeys: String, CodingKey {
-            case path, format, columns, delimiter, loop, start, end
-            case skipLines = "skip_lines", timeUnit = "time_unit", timeFormat = "time_format", timeZone = "time_zone"
-            case onBadRow = "on_bad_row", sensorType = "sensor_type", units, nan
-        }
+        public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .auto
-            columns = try c.decodeIfPresent(ColumnMapping.self, forKey: .columns) ?? ColumnMapping()
-            delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter)
-            skipLines = try c.decodeIfPresent(Int.self, forKey: .skipLines)
-            timeUnit = try c.decodeIfPresent(TimeUnit.self, forKey: .timeUnit) ?? .auto
-            timeFormat = try c.decodeIfPresent(String.self, forKey: .timeFormat)
-            timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC"
-            timeZoneGiven = c.contains(.timeZone)
-            units = try c.decodeIfPresent(AxisUnits.self, forKey: .units) ?? .recorded
-            loop = try c.decodeIfPresent(Bool.self, forKey: .loop) ?? false
-            start = try c.decodeIfPresent(Seconds.self, forKey: .start)
-            end = try c.decodeIfPresent(Seconds.self, forKey: .end)
-            onBadRow = try c.decodeIfPresent(OnBadRowPolicy.self, forKey: .onBadRow) ?? .fail
-            nan = try c.decodeIfPresent(NonFinitePolicy.self, forKey: .nan) ?? .fail
-            sensorType = try c.decodeIfPresent(String.self, forKey: .sensorType)
-        }
+        /// Whether `time_zone` was written, so it overrides the zone a device file states.
+        var timeZoneGiven: Bool { $timeZone.isWritten }
 
         public func validate() throws {
-            if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
+            if path.isEmpty { throw $path.issue("must not be empty") }
             if let delimiter, delimiterByte == nil {
-                throw ConfigIssue(key: "delimiter", "expected one character such as ',', ';' or '\\t', found '\(delimiter)'")
+                throw $delimiter.issue("expected one character such as ',', ';' or '\\t', found '\(delimiter)'")
             }
-            if let skipLines, skipLines < 0 { throw ConfigIssue(key: "skip_lines", "must be 0 or more") }
-            if TimeZone(identifier: timeZone) == nil { throw ConfigIssue(key: "time_zone", "unknown time zone '\(timeZone)'") }
-            if let start, start.value < 0 { throw ConfigIssue(key: "start", "must be 0 s or more") }
-            if let end, end.value <= (start?.value ?? 0) { throw ConfigIssue(key: "end", "must be after start") }
+            if let skipLines, skipLines < 0 { throw $skipLines.issue("must be 0 or more") }
+            if TimeZone(identifier: timeZone) == nil { throw $timeZone.issue("unknown time zone '\(timeZone)'") }
+            if let start, start.value < 0 { throw $start.issue("must be 0 s or more") }
+            if let end, end.value <= (start?.value ?? 0) { throw $end.issue("must be after start") }
             if timeFormat != nil && timeUnit != .auto && timeUnit != .datetime {
-                throw ConfigIssue(key: "time_format", "a date-time pattern needs time_unit: datetime")
+                throw $timeFormat.issue("a date-time pattern needs time_unit: datetime")
             }
         }
 
@@ -82,28 +78,8 @@ public final class MotionReplaySource: SourcePlugin {
     }
 
     public static let typeName = "motion.replay"
-    public static let summary = "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, Axivity .cwa, ActiGraph .gt3x, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
-    public static let configKeys: [ConfigKey] = [
-        .required("path", "string", "The recording; gzip-compressed files are read directly."),
-        ConfigKey("format", Format.choices, default: "auto", "auto: by content (device files: cwa, gt3x, geneactiv) or extension; json is a SageResearch log."),
-        ConfigKey("columns", "{time, x, y, z}", "Column (or key) names when they are not found by name."),
-        ConfigKey("delimiter", "string", default: "auto", "CSV delimiter: ',', ';' or '\\t'; detected from the header when omitted."),
-        ConfigKey("skip_lines", "int", "Lines of metadata before the CSV header; detected when omitted."),
-        ConfigKey("time_unit", TimeUnit.choices, default: "auto", "Unit of the time column; auto detects and says so in the log."),
-        ConfigKey("time_format", "string", "Date-time pattern (e.g. yyyy-MM-dd HH:mm:ss.SSS) when times are text."),
-        ConfigKey("time_zone", "string", default: "UTC", "Time zone (IANA) of date-times that carry none; overrides a device file's own."),
-        ConfigKey("units", AxisUnits.choices, default: "recorded", "g converts axes recorded in m/s² (phone apps) to g; recorded keeps them."),
-        ConfigKey("loop", "bool", default: "false", "Start over at the end, continuing the run clock."),
-        ConfigKey("start", "seconds", "Skip the recording's first seconds."),
-        ConfigKey("end", "seconds", "Stop this many seconds into the recording."),
-        ConfigKey(
-            "on_bad_row", OnBadRowPolicy.choices, default: "fail",
-            "fail stops at a bad row, or at gzip data cut short or damaged; skip reports each by file and line, and ends the replay at the damage."),
-        ConfigKey(
-            "nan", NonFinitePolicy.choices, default: "fail",
-            "An axis, time or number column that is NaN or ±inf (NaN, nan, -nan, inf, -inf, Infinity, -Infinity): fail makes the row bad (file:line), skip drops and counts it, keep passes it on (a time never)."),
-        ConfigKey("sensor_type", "string", "SageResearch logs: keep only items of this sensorType."),
-    ]
+    public static let summary =
+        "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, Axivity .cwa, ActiGraph .gt3x, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
 
     /// What the recording says about its device and what reading it found, as the run
     /// manifest's `inputs` entry has it: complete once the replay has finished, `nil` for formats
@@ -194,8 +170,12 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         switch format {
-        case .json: return try JSONRecordingReader(path: path, lines: false, columns: config.columns, sensorType: config.sensorType)
-        case .jsonl: return try JSONRecordingReader(path: path, lines: true, columns: config.columns, sensorType: config.sensorType)
+        case .json:
+            return try JSONRecordingReader(
+                path: path, lines: false, columns: config.columns, sensorType: config.sensorType)
+        case .jsonl:
+            return try JSONRecordingReader(
+                path: path, lines: true, columns: config.columns, sensorType: config.sensorType)
         case .geneactiv: return try GENEActivReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         case .geneactivCSV: return try GENEActivCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
         case .actilifeCSV: return try ActiLifeCSVReader(path: path, timeZone: config.timeZoneGiven ? zone : nil)
@@ -245,7 +225,8 @@ public final class MotionReplaySource: SourcePlugin {
                 if config.nan == .skip {
                     nonFiniteRows += 1
                     if nonFiniteRows <= Self.reportLimit {
-                        context.warn("dropped \(path):\(rows.lines[i]): \(name) is \(NonFinite.name(value)) (nan: skip)")
+                        context.warn(
+                            "dropped \(path):\(rows.lines[i]): \(name) is \(NonFinite.name(value)) (nan: skip)")
                     }
                     continue
                 }
@@ -269,7 +250,8 @@ public final class MotionReplaySource: SourcePlugin {
                 if time < last {
                     backwards += 1
                     if backwards <= Self.reportLimit {
-                        context.warn("\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
+                        context.warn(
+                            "\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
                     }
                 } else {
                     if emitted < 64 || period == 0 { period = time - last }
@@ -285,13 +267,16 @@ public final class MotionReplaySource: SourcePlugin {
             }
             lastRelative = relative - start
             batch.appendRow(
-                uptime: loopOffset + lastRelative, timestamp: time + offset, stepPath: hasSteps ? rows.stepPaths[i] : "",
+                uptime: loopOffset + lastRelative, timestamp: time + offset,
+                stepPath: hasSteps ? rows.stepPaths[i] : "",
                 kind: hasSteps ? rows.kinds[i] : .data)
             kept.append(i)
             if !rows.filled.isEmpty && rows.filled[i] { idle.append(batch.count - 1) }
             emitted += 1
         }
-        let xs = Self.gather(rows.xs, kept), ys = Self.gather(rows.ys, kept), zs = Self.gather(rows.zs, kept)
+        let xs = Self.gather(rows.xs, kept)
+        let ys = Self.gather(rows.ys, kept)
+        let zs = Self.gather(rows.zs, kept)
         let extras = rows.extras.isEmpty ? [] : Self.gather(rows.extras, kept)
         let channels = rows.channels.map { Self.gather($0, kept) }
         if atEnd && config.loop && emitted > 0 && damage == nil {
@@ -303,7 +288,8 @@ public final class MotionReplaySource: SourcePlugin {
             return finishBatch(&batch, xs, ys, zs, extras, channels, idle, reader: reader, status: .more)
         }
         return finishBatch(
-            &batch, xs, ys, zs, extras, channels, idle, reader: reader, status: atEnd ? .finished : .more, context: context)
+            &batch, xs, ys, zs, extras, channels, idle, reader: reader, status: atEnd ? .finished : .more,
+            context: context)
     }
 
     /// `values` at `indices`, which ascend: a slice copy when they are one run.
@@ -314,7 +300,8 @@ public final class MotionReplaySource: SourcePlugin {
     }
 
     private func finishBatch(
-        _ batch: inout Batch, _ xs: [Double], _ ys: [Double], _ zs: [Double], _ extras: [[Value]], _ channels: [[Double]],
+        _ batch: inout Batch, _ xs: [Double], _ ys: [Double], _ zs: [Double], _ extras: [[Value]],
+        _ channels: [[Double]],
         _ idle: [Int], reader: any RecordingReader, status: SourceStatus, context: StageContext? = nil
     ) -> SourceStatus {
         if batch.count > 0 {
@@ -332,7 +319,9 @@ public final class MotionReplaySource: SourcePlugin {
             for (i, name) in reader.extraNames.enumerated() where !extras.isEmpty {
                 batch.setColumn(Column(name: name, values: extras.map { i < $0.count ? $0[i] : .null }))
             }
-            for (name, values) in zip(reader.channelNames, channels) { batch.setColumn(Column(name: name, doubles: values)) }
+            for (name, values) in zip(reader.channelNames, channels) {
+                batch.setColumn(Column(name: name, doubles: values))
+            }
             if !idle.isEmpty {
                 // Only filled samples carry the flag: a measured one has no `idle` field at all.
                 var flags = [Value](repeating: .null, count: batch.count)
@@ -345,12 +334,18 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         if status == .finished, let context {
-            if nonFiniteRows > 0 { context.notice("dropped \(nonFiniteRows) row(s) holding NaN or inf in all (nan: skip)") }
-            if badRows > Self.reportLimit { context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)") }
+            if nonFiniteRows > 0 {
+                context.notice("dropped \(nonFiniteRows) row(s) holding NaN or inf in all (nan: skip)")
+            }
+            if badRows > Self.reportLimit {
+                context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)")
+            }
             if backwards > Self.reportLimit { context.warn("\(backwards) timestamps went back in all") }
             if let info = reader.info { report(info, context: context) }
             if let rate = measuredRate {
-                context.notice("replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((rate * 100).rounded() / 100)) Hz")
+                context.notice(
+                    "replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((rate * 100).rounded() / 100)) Hz"
+                )
             }
         }
         return status
@@ -430,13 +425,17 @@ public final class MotionReplaySource: SourcePlugin {
         }
         if !f.filled.isEmpty {
             let total = f.filled.reduce(0) { $0 + ($1.end - $1.start) }
-            context.notice("\(f.filled.count) idle-sleep span(s) filled with the last sample (idle: true), \(TimeUnit.short(total)) s in all")
+            context.notice(
+                "\(f.filled.count) idle-sleep span(s) filled with the last sample (idle: true), \(TimeUnit.short(total)) s in all"
+            )
         }
         var fields = info.manifestFields(path: path)
         fields["samples"] = .int(Int64(emitted))
         fields["corruptBlocks"] = .int(Int64(f.corruptBlocks))
-        fields["gaps"] = .array(f.gaps.map { .object(["start": .string(info.date($0.start)), "seconds": .double($0.seconds)]) })
-        fields["idleFilled"] = .array(f.filled.map { .object(["start": .string(info.date($0.start)), "end": .string(info.date($0.end))]) })
+        fields["gaps"] = .array(
+            f.gaps.map { .object(["start": .string(info.date($0.start)), "seconds": .double($0.seconds)]) })
+        fields["idleFilled"] = .array(
+            f.filled.map { .object(["start": .string(info.date($0.start)), "end": .string(info.date($0.end))]) })
         if let last = lastTime { fields["end"] = .string(info.date(last + (reader?.timeOffset ?? 0))) }
         if let rate = measuredRate { fields["measuredRate"] = .double((rate * 1000).rounded() / 1000) }
         if let damage {

@@ -1,49 +1,47 @@
 import DAQCore
 
-/// Settings shared by the first-order low-pass and high-pass filters.
-public struct FilterConfiguration: PluginConfiguration {
-    var fields: [String]
-    var alpha: Double?
+/// Keys the first-order low-pass and high-pass filters share.
+public struct FilterSettings: SettingGroup {
+    @Setting("The field to filter.") var field: String?
+    @Setting("Several fields to filter (instead of `field`).") var fields = ["x", "y", "z"]
+    @Setting("Smoothing factor in (0, 1].") var alpha: Double?
+    @Setting(key: "cutoff_hz", type: "double (Hz)", "Cut-off frequency; alpha follows from each sample's time step.")
     var cutoff: Double?
-    var suffix: String?
 
-    enum CodingKeys: String, CodingKey {
-        case field, fields, alpha, suffix
-        case cutoff = "cutoff_hz"
-    }
+    public init() {}
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        if let one = try c.decodeIfPresent(String.self, forKey: .field) {
-            fields = [one]
-        } else {
-            fields = try c.decodeIfPresent([String].self, forKey: .fields) ?? ["x", "y", "z"]
-        }
-        alpha = try c.decodeIfPresent(Double.self, forKey: .alpha)
-        cutoff = try c.decodeIfPresent(Double.self, forKey: .cutoff)
-        suffix = try c.decodeIfPresent(String.self, forKey: .suffix)
-    }
+    /// The fields filtered: `field` when given, else `fields`.
+    var chosenFields: [String] { field.map { [$0] } ?? fields }
 
-    public func validate() throws {
+    func validate() throws {
         switch (alpha, cutoff) {
-        case (nil, nil): throw ConfigIssue(key: "alpha", "give alpha (0 < alpha ≤ 1) or cutoff_hz")
-        case (.some, .some): throw ConfigIssue(key: "cutoff_hz", "give either alpha or cutoff_hz, not both")
-        case (.some(let a), nil) where !(a > 0 && a <= 1): throw ConfigIssue(key: "alpha", "must be in (0, 1], found \(a)")
-        case (nil, .some(let f)) where !(f > 0 && f.isFinite): throw ConfigIssue(key: "cutoff_hz", "must be greater than 0 Hz, found \(f)")
+        case (nil, nil): throw $alpha.issue("give alpha (0 < alpha ≤ 1) or cutoff_hz")
+        case (.some, .some): throw $cutoff.issue("give either alpha or cutoff_hz, not both")
+        case (.some(let a), nil) where !(a > 0 && a <= 1): throw $alpha.issue("must be in (0, 1], found \(a)")
+        case (nil, .some(let f)) where !(f > 0 && f.isFinite):
+            throw $cutoff.issue("must be greater than 0 Hz, found \(f)")
         default: break
         }
-        if fields.isEmpty { throw ConfigIssue(key: "fields", "name at least one field") }
+        if chosenFields.isEmpty { throw $fields.issue("name at least one field") }
     }
+}
 
-    static func keys(defaultSuffix: String) -> [ConfigKey] {
-        [
-            ConfigKey("field", "string", "The field to filter."),
-            ConfigKey("fields", "[string]", default: "[x, y, z]", "Several fields to filter (instead of `field`)."),
-            ConfigKey("alpha", "double", "Smoothing factor in (0, 1]."),
-            ConfigKey("cutoff_hz", "double (Hz)", "Cut-off frequency; alpha follows from each sample's time step."),
-            ConfigKey("suffix", "string", default: defaultSuffix, "Output field = field + suffix; \"\" replaces the field."),
-        ]
-    }
+/// The low-pass filter's keys: the shared ones and its output suffix.
+public struct LowPassConfiguration: PluginConfiguration, SettingGroup {
+    var filter = FilterSettings()
+    @Setting("Output field = field + suffix; \"\" replaces the field.") var suffix = "_lp"
+
+    public init() {}
+    public func validate() throws { try filter.validate() }
+}
+
+/// The high-pass filter's keys: the shared ones and its output suffix.
+public struct HighPassConfiguration: PluginConfiguration, SettingGroup {
+    var filter = FilterSettings()
+    @Setting("Output field = field + suffix; \"\" replaces the field.") var suffix = "_hp"
+
+    public init() {}
+    public func validate() throws { try filter.validate() }
 }
 
 /// One first-order filter per field, across batches.
@@ -61,10 +59,10 @@ struct FirstOrderState {
 /// `cutoff_hz`, over the whole time since that input).
 enum FirstOrder {
     static func apply(
-        _ batch: inout Batch, config: FilterConfiguration, suffix: String, states: inout [FirstOrderState],
+        _ batch: inout Batch, fields: [String], suffix: String, states: inout [FirstOrderState],
         skipped: inout NonFiniteInputs, context: StageContext, step: (inout FirstOrderState, Double, Double?) -> Double
     ) {
-        for (f, field) in config.fields.enumerated() {
+        for (f, field) in fields.enumerated() {
             guard let column = batch.column(field) else { continue }
             var out = [Double]()
             out.reserveCapacity(batch.count)
@@ -73,7 +71,8 @@ enum FirstOrder {
             for i in 0..<batch.count {
                 let value = batch.kinds[i] == .data ? column.double(at: i) : nil
                 if let v = value, !v.isFinite {
-                    skipped.note(field: field, value: v, uptime: batch.uptimes[i], output: field + suffix, context: context)
+                    skipped.note(
+                        field: field, value: v, uptime: batch.uptimes[i], output: field + suffix, context: context)
                 }
                 guard let v = value, v.isFinite else {
                     if allNumbers {
@@ -89,7 +88,8 @@ enum FirstOrder {
                 states[f].previousTime = t
                 if allNumbers { out.append(y) } else { boxed.append(.double(y)) }
             }
-            batch.setColumn(allNumbers ? Column(name: field + suffix, doubles: out) : Column(name: field + suffix, values: boxed))
+            batch.setColumn(
+                allNumbers ? Column(name: field + suffix, doubles: out) : Column(name: field + suffix, values: boxed))
         }
     }
 
@@ -102,26 +102,27 @@ enum FirstOrder {
 
 /// `y += alpha · (x − y)`: smooths noise, keeps slow changes.
 public final class LowpassTransform: TransformPlugin {
-    public typealias Configuration = FilterConfiguration
+    public typealias Configuration = LowPassConfiguration
     public static let typeName = "motion.lowpass"
     public static let summary =
         "First-order low-pass by alpha or cutoff_hz; writes <field>_lp. A NaN or inf input gives null and leaves the state as it was."
-    public static let configKeys = FilterConfiguration.keys(defaultSuffix: "_lp")
 
-    private let config: FilterConfiguration
+    private let config: FilterSettings
+    private let suffix: String
     private var states: [FirstOrderState]
     private var skipped = NonFiniteInputs()
 
     public init(configuration: Configuration, context: PluginContext) throws {
-        config = configuration
-        states = Array(repeating: FirstOrderState(), count: configuration.fields.count)
+        config = configuration.filter
+        suffix = configuration.suffix
+        states = Array(repeating: FirstOrderState(), count: configuration.filter.chosenFields.count)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
         let alpha = config.alpha
         let cutoff = config.cutoff
         FirstOrder.apply(
-            &batch, config: config, suffix: config.suffix ?? "_lp", states: &states, skipped: &skipped, context: context
+            &batch, fields: config.chosenFields, suffix: suffix, states: &states, skipped: &skipped, context: context
         ) { s, x, dt in
             guard let y = s.previousOutput else {
                 s.previousOutput = x
@@ -142,26 +143,27 @@ public final class LowpassTransform: TransformPlugin {
 
 /// `y = alpha · (y + x − x₋₁)`: keeps fast changes, removes the constant part (gravity).
 public final class HighpassTransform: TransformPlugin {
-    public typealias Configuration = FilterConfiguration
+    public typealias Configuration = HighPassConfiguration
     public static let typeName = "motion.highpass"
     public static let summary =
         "First-order high-pass by alpha or cutoff_hz (removes gravity); writes <field>_hp. A NaN or inf input gives null and leaves the state as it was."
-    public static let configKeys = FilterConfiguration.keys(defaultSuffix: "_hp")
 
-    private let config: FilterConfiguration
+    private let config: FilterSettings
+    private let suffix: String
     private var states: [FirstOrderState]
     private var skipped = NonFiniteInputs()
 
     public init(configuration: Configuration, context: PluginContext) throws {
-        config = configuration
-        states = Array(repeating: FirstOrderState(), count: configuration.fields.count)
+        config = configuration.filter
+        suffix = configuration.suffix
+        states = Array(repeating: FirstOrderState(), count: configuration.filter.chosenFields.count)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
         let alpha = config.alpha
         let cutoff = config.cutoff
         FirstOrder.apply(
-            &batch, config: config, suffix: config.suffix ?? "_hp", states: &states, skipped: &skipped, context: context
+            &batch, fields: config.chosenFields, suffix: suffix, states: &states, skipped: &skipped, context: context
         ) { s, x, dt in
             defer { s.previousInput = x }
             guard let y = s.previousOutput, let x0 = s.previousInput else {

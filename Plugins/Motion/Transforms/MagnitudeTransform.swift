@@ -2,28 +2,17 @@ import DAQCore
 
 /// Adds `magnitude` = √(x² + y² + z²).
 public final class MagnitudeTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var x = "x", y = "y", z = "z", output = "magnitude"
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("Field of the first axis.") var x = "x"
+        @Setting("Field of the second axis.") var y = "y"
+        @Setting("Field of the third axis.") var z = "z"
+        @Setting("Field to write.") var output = "magnitude"
 
-        enum CodingKeys: String, CodingKey { case x, y, z, output }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            x = try c.decodeIfPresent(String.self, forKey: .x) ?? "x"
-            y = try c.decodeIfPresent(String.self, forKey: .y) ?? "y"
-            z = try c.decodeIfPresent(String.self, forKey: .z) ?? "z"
-            output = try c.decodeIfPresent(String.self, forKey: .output) ?? "magnitude"
-        }
+        public init() {}
     }
 
     public static let typeName = "motion.magnitude"
     public static let summary = "Adds the vector magnitude √(x² + y² + z²)."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("x", "string", default: "x", "Field of the first axis."),
-        ConfigKey("y", "string", default: "y", "Field of the second axis."),
-        ConfigKey("z", "string", default: "z", "Field of the third axis."),
-        ConfigKey("output", "string", default: "magnitude", "Field to write."),
-    ]
 
     private let config: Configuration
 

@@ -3,30 +3,26 @@ import DAQCore
 /// Resamples to a fixed rate by linear interpolation between neighbouring samples. A gap
 /// longer than `max_gap` is not bridged: no samples are made up inside it, and it is reported.
 public final class ResampleTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(
+            type: "double (Hz)", required: "The output rate; samples fall on multiples of 1/rate of run-clock time.")
         var rate: Double
+        @Setting(whenUnset: "5 periods of the output", "A longer gap between inputs is left empty.")
         var maxGap: Seconds?
+        @Setting(whenUnset: "every numeric field", "Fields to interpolate; others are carried from the earlier sample.")
         var fields: [String]?
 
-        enum CodingKeys: String, CodingKey {
-            case rate, fields
-            case maxGap = "max_gap"
-        }
+        public init() {}
 
         public func validate() throws {
-            if !(rate > 0) || !rate.isFinite { throw ConfigIssue(key: "rate", "must be greater than 0 Hz, found \(rate)") }
-            if let maxGap, !(maxGap.value > 0) { throw ConfigIssue(key: "max_gap", "must be more than 0 s") }
+            if !(rate > 0) || !rate.isFinite { throw $rate.issue("must be greater than 0 Hz, found \(rate)") }
+            if let maxGap, !(maxGap.value > 0) { throw $maxGap.issue("must be more than 0 s") }
         }
     }
 
     public static let typeName = "motion.resample"
     public static let summary =
         "Resamples to a fixed rate by linear interpolation; gaps over max_gap are reported, not bridged; next to a NaN or inf input, null."
-    public static let configKeys: [ConfigKey] = [
-        .required("rate", "double (Hz)", "The output rate; samples fall on multiples of 1/rate of run-clock time."),
-        ConfigKey("max_gap", "seconds", default: "5 periods of the output", "A longer gap between inputs is left empty."),
-        ConfigKey("fields", "[string]", default: "every numeric field", "Fields to interpolate; others are carried from the earlier sample."),
-    ]
 
     private let period: Double
     private let maxGap: Double
@@ -71,7 +67,8 @@ public final class ResampleTransform: TransformPlugin {
                 }
                 releaseMarkers(before: current.uptime, into: &out)
                 gaps += 1
-                context.warn("gap of \(short(span)) s from \(short(p.uptime)) s to \(short(current.uptime)) s not bridged")
+                context.warn(
+                    "gap of \(short(span)) s from \(short(p.uptime)) s to \(short(current.uptime)) s not bridged")
                 nextIndex = Int64((current.uptime / period - 1e-9).rounded(.up))
                 continue
             }
@@ -138,7 +135,8 @@ public final class ResampleTransform: TransformPlugin {
             }
         }
         let step = markerStep.map { $0.uptime > a.uptime ? $0.path : a.stepPath } ?? a.stepPath
-        return Sample(timestamp: a.timestamp + (b.timestamp - a.timestamp) * w, uptime: t, stepPath: step, fields: fields)
+        return Sample(
+            timestamp: a.timestamp + (b.timestamp - a.timestamp) * w, uptime: t, stepPath: step, fields: fields)
     }
 
     private func short(_ d: Double) -> String { String((d * 1000).rounded() / 1000) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A string enum in configuration: an unknown value is reported with the accepted ones and a
 /// did-you-mean, instead of Swift's generic "cannot initialize" message.
-public protocol ConfigEnum: RawRepresentable<String>, CaseIterable, Decodable {}
+public protocol ConfigEnum: RawRepresentable<String>, CaseIterable, ConfigValue {}
 
 extension ConfigEnum {
     public init(from decoder: any Decoder) throws {

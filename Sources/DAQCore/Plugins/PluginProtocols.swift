@@ -94,10 +94,12 @@ extension Sink {
     public func finish(context: StageContext) throws {}
 }
 
-/// A plugin's configuration: the component's YAML keys, minus `type`, `inputs` and `buffer`.
+/// A plugin's configuration: the component's YAML keys, minus `type`, `inputs` and `buffer`,
+/// each declared once with ``Setting``.
 ///
 /// Decoding checks types; ``validate()`` checks what types cannot (a window of 0 s) and throws
-/// ``ConfigIssue`` naming the key, so the message points at the line and column of that key.
+/// ``ConfigIssue`` naming the key (`$window.issue("must be more than 0 s")`), so the message
+/// points at the line and column of that key.
 public protocol PluginConfiguration: Decodable, Sendable {
     /// Checks values beyond their types.
     /// - Throws: ``ConfigIssue`` for the first value that is out of range.
@@ -116,7 +118,8 @@ public protocol PluginMetadata {
     static var typeName: String { get }
     /// One line that `daq plugins` prints.
     static var summary: String { get }
-    /// Every key the configuration accepts, as `daq plugins describe` documents them.
+    /// Every key the configuration accepts, as `daq plugins describe` documents them: by
+    /// default the configuration's ``Setting``s, which is what decoding reads.
     static var configKeys: [ConfigKey] { get }
     /// Whether the plugin changes the run's step (``StageContext/changeStep(to:at:)``), as a
     /// scanned step card does. Sinks then write their stop marker only after it has ended, so
@@ -126,6 +129,10 @@ public protocol PluginMetadata {
 
 extension PluginMetadata {
     public static var changesSteps: Bool { false }
+}
+
+extension PluginMetadata where Configuration: SettingGroup {
+    public static var configKeys: [ConfigKey] { Configuration.declaredKeys }
 }
 
 /// A source type that the registry can build from configuration.

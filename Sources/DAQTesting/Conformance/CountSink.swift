@@ -7,10 +7,9 @@ import Synchronization
 /// # Thread safety
 /// The counts sit behind one `Mutex`; the engine calls `write` on the stage's queue.
 final class CountSink: SinkPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "conformance.count"
     static let summary = "Counts the samples it receives (DAQTesting conformance suite)."
-    static let configKeys: [ConfigKey] = []
 
     struct Counts: Sendable {
         var data = 0

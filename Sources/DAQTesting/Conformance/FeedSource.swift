@@ -66,12 +66,11 @@ final class FeedPlan: Sendable {
 
 /// A source that emits the samples of a registered ``FeedPlan``: `type: conformance.feed`.
 final class FeedSource: SourcePlugin {
-    struct Configuration: PluginConfiguration {
-        var token: String
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "The registered plan.") var token: String
     }
     static let typeName = "conformance.feed"
     static let summary = "Emits samples a test registered in memory (DAQTesting conformance suite)."
-    static let configKeys: [ConfigKey] = [.required("token", "string", "The registered plan.")]
 
     private let plan: FeedPlan
     private var next = 0
