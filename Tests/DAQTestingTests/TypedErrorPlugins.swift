@@ -13,23 +13,20 @@ struct MeterFault: DAQErrorConvertible, CustomStringConvertible {
 /// A transform that throws on the sample whose `seq` equals `fail_at`: a located ``DAQError``
 /// (`as: daq`) or a ``DAQErrorConvertible`` error (`as: convertible`).
 final class LocatedFailureTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {
-        var fail_at: Int
-        var `as`: String
+    struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "seq that fails") var failAt: Int
+        @Setting(key: "as", required: "daq or convertible") var kind: String
     }
     static let typeName = "located_failure"
     static let summary = "test transform that throws an error with a place"
-    static let configKeys: [ConfigKey] = [
-        .required("fail_at", "int", "seq that fails"), .required("as", "string", "daq or convertible"),
-    ]
     static let located = DAQError(
         .badInput, "readings.csv:7:3: expected a number, found 'x'",
         location: DAQError.Location(file: "readings.csv", line: 7, column: 3))
     let failAt: Int64
     let convertible: Bool
     init(configuration: Configuration, context: PluginContext) throws {
-        failAt = Int64(configuration.fail_at)
-        convertible = configuration.as == "convertible"
+        failAt = Int64(configuration.failAt)
+        convertible = configuration.kind == "convertible"
     }
     func process(_ batch: inout Batch, context: StageContext) throws {
         guard let c = batch.column("seq"), (0..<batch.count).contains(where: { c[$0].intValue == failAt }) else {
@@ -42,10 +39,9 @@ final class LocatedFailureTransform: TransformPlugin {
 
 /// A transform that, on its first batch, tells a notice and a warning.
 final class ChattyTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration, SettingGroup {}
     static let typeName = "chatty"
     static let summary = "test transform that notices and warns"
-    static let configKeys: [ConfigKey] = []
     private var told = false
     init(configuration: Configuration, context: PluginContext) throws {}
     func process(_ batch: inout Batch, context: StageContext) throws {
