@@ -146,7 +146,7 @@ final class BatchRunner: Sendable {
             result = BatchResult(
                 input: item.input, samples: samples, seconds: Date().timeIntervalSince(start),
                 status: outcome.state == .finished && outcome.recordProblems.isEmpty ? .finished : .failed,
-                error: outcome.failure ?? outcome.recordProblems.first)
+                error: outcome.failureLine ?? outcome.recordProblems.first)
         } catch {
             result = BatchResult(
                 input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .failed,

@@ -9,7 +9,7 @@ enum RunSummary {
         let errors = result.stages.reduce(0) { $0 + $1.errors }
         let state = result.state == .finished && errors > 0 ? "finished with \(errors) error(s)" : result.state.rawValue
         var lines = ["\(pipeline): \(state) in \(String(format: "%.2f", seconds)) s"]
-        if let failure = result.failure { lines.append("  failure: \(failure)") }
+        if let failure = result.failureLine { lines.append("  failure: \(failure)") }
         for problem in result.recordProblems { lines.append("  record: \(problem)") }
         // Queued and spooled columns only when a sink has some, so other runs read as before;
         // with them, sent = delivered + failed + queued for every sink.
@@ -70,10 +70,12 @@ final class JSONLinesEventWriter: PipelineObserver {
             f["component"] = c.map(Value.string) ?? .null
             f["from"] = .string(from.rawValue)
             f["to"] = .string(to.rawValue)
-        case .failed(let c, let m):
+        case .failed(let c, let e):
             f["event"] = "failed"
             f["component"] = c.map(Value.string) ?? .null
-            f["message"] = .string(m)
+            f["message"] = .string(e.message)
+            f["code"] = .string(e.code.rawValue)
+            if let place = e.location { f["location"] = .string(place.description) }
         case .timeout(let c, let m):
             f["event"] = "timeout"
             f["component"] = .string(c)

@@ -29,7 +29,8 @@ public enum ClockInvariance {
     }
 
     /// Batch sizes 1, 7 and 4,096 on the virtual and on the replay clock; the first is the reference.
-    public static let standardVariants: [Variant] = [4096, 1, 7].map { Variant(clock: .virtual, batchSize: $0) }
+    public static let standardVariants: [Variant] =
+        [4096, 1, 7].map { Variant(clock: .virtual, batchSize: $0) }
         + [4096, 1, 7].map { Variant(clock: .replay, batchSize: $0) }
 
     /// Runs the pipeline in `path` once per variant and returns each difference from the first
@@ -67,9 +68,12 @@ public enum ClockInvariance {
 
         func differences(from other: Output) -> [String] {
             var out: [String] = []
-            if failure != other.failure { out.append("the run failed with \(other.failure ?? "nothing"), not \(failure ?? "nothing")") }
+            if failure != other.failure {
+                out.append("the run failed with \(other.failure ?? "nothing"), not \(failure ?? "nothing")")
+            }
             for sink in Set(rows.keys).union(other.rows.keys).sorted() {
-                let a = rows[sink] ?? [], b = other.rows[sink] ?? []
+                let a = rows[sink] ?? []
+                let b = other.rows[sink] ?? []
                 if a.count != b.count { out.append("\(sink) wrote \(b.count) rows, not \(a.count)") }
                 if let i = (0..<min(a.count, b.count)).first(where: { a[$0] != b[$0] }) {
                     out.append("\(sink) row \(i + 1) is\n    \(b[i])\n  not\n    \(a[i])")
@@ -89,13 +93,16 @@ public enum ClockInvariance {
         _ path: String, variant: Variant, registry: PluginRegistry, environment: [String: String],
         overrides: [String], speed: Double
     ) throws -> Output {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-clocks-\(UUID().uuidString)").path
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-clocks-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var settings = overrides + ["clock=\(variant.clock.rawValue)"]
         if variant.clock == .replay { settings.append("speed=\(speed)") }
-        let plain = try PipelineLoader(registry: registry, environment: environment, overrides: settings).load(file: path)
+        let plain = try PipelineLoader(registry: registry, environment: environment, overrides: settings).load(
+            file: path)
         settings += redirect(plain.components, to: scratch)
-        let spec = try PipelineLoader(registry: registry, environment: environment, overrides: settings).load(file: path)
+        let spec = try PipelineLoader(registry: registry, environment: environment, overrides: settings).load(
+            file: path)
         let run = try PipelineRun(spec: spec, options: RunOptions(batchSize: variant.batchSize, flushInterval: 0))
         let written = Mutex<[String: [Batch]]>([:])
         for c in spec.components where c.kind == .sink {
@@ -103,7 +110,7 @@ public enum ClockInvariance {
         }
         try run.start()
         let result = run.wait()
-        var output = Output(failure: result.failure)
+        var output = Output(failure: result.failureLine)
         for (sink, batches) in written.withLock({ $0 }) {
             output.rows[sink] = batches.flatMap { rows(of: $0, runStart: run.clock.startDate) }
         }
@@ -119,7 +126,8 @@ public enum ClockInvariance {
             guard keys.contains("path"), let node = try? Yams.compose(yaml: c.fingerprint),
                 let original = node["path"]?.string, original != "-"
             else { return nil }
-            return "sinks.\(c.name).path=\(quoted(scratch + "/" + c.name + "/" + (original as NSString).lastPathComponent))"
+            return
+                "sinks.\(c.name).path=\(quoted(scratch + "/" + c.name + "/" + (original as NSString).lastPathComponent))"
         }
     }
 

@@ -12,7 +12,7 @@ struct RunSummaryTests {
         var sink = StageStatistics(name: "out", kind: .sink, type: "mqtt")
         (sink.samplesIn, sink.sent, sink.delivered, sink.failed) = (803, 803, delivered, failed)
         return RunResult(
-            state: .finished, stages: [source, sink], startDate: 0, endDate: 2, failure: nil, recordProblems: problems)
+            state: .finished, stages: [source, sink], startDate: 0, endDate: 2, recordProblems: problems)
     }
 
     /// The issue's `sent 803 delivered 403 failed 0`: the 400 in flight are shown as queued.

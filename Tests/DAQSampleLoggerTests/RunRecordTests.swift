@@ -90,7 +90,7 @@ struct RunRecordTests {
         }
         let problem = try #require(result.recordProblems.first)
         #expect(problem.contains(dir + "/manifest.json") && problem.contains("No space left on device"), "\(problem)")
-        #expect(events.contains(.failed(component: nil, message: problem)))
+        #expect(events.contains(.failed(component: nil, error: DAQError(.recordFailed, problem))))
         #expect(!Self.exists(dir + "/manifest.json.tmp"))
     }
 

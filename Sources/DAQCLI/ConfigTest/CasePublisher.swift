@@ -36,7 +36,7 @@ struct CasePublisher {
                 let result = run.wait()
                 let delivered = result.stages.first { $0.kind == .sink }?.delivered ?? 0
                 if result.state != .finished || delivered != publication.count {
-                    fail("\(delivered) acknowledged by the broker" + (result.failure.map { ": \($0)" } ?? ""))
+                    fail("\(delivered) acknowledged by the broker" + (result.failureLine.map { ": \($0)" } ?? ""))
                 }
             } catch let error as ConfigError {
                 fail(error.diagnostics.map(\.message).joined(separator: "; "))

@@ -7,7 +7,7 @@ struct EventChecker {
     func failures(_ e: EventExpectation, casePlace: Place) -> [Failure] {
         var out: [Failure] = []
         if let result = outcome.result, result.state.rawValue != e.status {
-            let actual = result.state.rawValue + (result.failure.map { ": \($0)" } ?? "")
+            let actual = result.state.rawValue + (result.failureLine.map { ": \($0)" } ?? "")
             out.append(
                 Failure(place: e.statusPlace ?? casePlace, key: "events.status", expected: e.status, actual: actual))
         }

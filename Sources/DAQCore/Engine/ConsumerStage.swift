@@ -37,7 +37,9 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             case .ended:
                 // A sink ends only once no stage can change the step: a step card scanned
                 // upstream of another branch still gets its marker here.
-                if kind == .sink, running, !retiring, pipeline?.stepsSettled(orNotify: { [weak self] in self?.wake() }) == false {
+                if kind == .sink, running, !retiring,
+                    pipeline?.stepsSettled(orNotify: { [weak self] in self?.wake() }) == false
+                {
                     return
                 }
                 if running, let deferred {
@@ -60,7 +62,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
                 } catch {
                     // on_error decides: stop fails the stage, skip and dead_letter go on.
                     guard onError != .stop else {
-                        fail("\(error)")
+                        fail(daqError(error))
                         return
                     }
                     reject(batch, reason: "\(error)")
@@ -70,21 +72,21 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
         queue.async { self.drain() }
     }
 
-    override func abandonStart(_ message: String) {
+    override func abandonStart(_ error: DAQError) {
         ended = true
         inbox?.discardAll()
-        super.abandonStart(message)
+        super.abandonStart(error)
     }
 
-    override func failFromPlugin(_ message: String) {
+    override func failFromPlugin(_ error: DAQError) {
         queue.async {
             guard !self.ended, self.lifecycle.state != .failed else { return }
-            self.fail(message)
+            self.fail(error)
         }
     }
 
-    private func fail(_ message: String) {
-        noteError(message, fatal: true)
+    private func fail(_ error: DAQError) {
+        noteError(error, fatal: true)
         move(to: .failed)
         inbox?.discardAll()
         pipeline?.stageFailed(self)
@@ -103,7 +105,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
             try endOfInput()
             finishStage(pipeline?.isCancelled == true ? .cancelled : .finished)
         } catch {
-            noteError("\(error)", fatal: true)
+            noteError(daqError(error), fatal: true)
             pipeline?.stageFailed(self)
             finishStage(.failed)
         }
@@ -180,7 +182,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         do {
             try fireTick(at: t)
         } catch {
-            noteError("\(error)", fatal: true)
+            noteError(daqError(error), fatal: true)
         }
     }
 
@@ -203,7 +205,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
             transform = new
             try new.start(context: context)
         } catch {
-            noteError("reload: \(error)", fatal: true)
+            noteError(daqError(error, code: .reloadFailed).prefixed("reload: "), fatal: true)
             pipeline?.stageFailed(self)
             throw error
         }

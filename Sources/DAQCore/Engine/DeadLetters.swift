@@ -13,7 +13,7 @@ extension StageRuntime {
         let count = batch.kinds.lazy.filter { $0 != .marker }.count
         switch onError {
         case .stop:
-            failFromPlugin(reason)
+            failFromPlugin(daqError(reason))
             return false
         case .skip:
             noteError("skipped \(count) sample(s): \(reason)", fatal: false)

@@ -1,9 +1,32 @@
 /// Something that happened in a run. Observers receive these; `--events jsonl` prints them.
+///
+/// # Matching on events
+/// Kinds are added as DAQKit grows. A `switch` over events ends with `@unknown default`, so a
+/// new kind is a compiler warning in your code, not an error, and your program keeps building:
+///
+/// ```swift
+/// switch event {
+/// case .failed(let component, let error): report(component, error.code, error.location)
+/// case .dropped(let component, let samples): count(component, samples)
+/// case .state, .timeout, .stepChanged, .sent, .progress, .delivered, .sinkFailed,
+///      .messages, .backpressure, .notice, .warning:
+///     break
+/// @unknown default: break
+/// }
+/// ```
+///
+/// Or match the few kinds you need with `if case` and ignore the rest, or implement the
+/// ``PipelineObserver`` methods you need: each kind has one, with an empty default, and a new
+/// kind comes with a new method. An enum rather than a struct with a kind, because a pattern
+/// binds each kind's own payload with its type (`.sent(let sink, let samples, let bytes)`);
+/// adding associated values to a kind would break those patterns, so new data arrives as a new
+/// kind (as ``messages(sink:status:ids:)`` did).
 public enum PipelineEvent: Sendable, Equatable {
     /// The pipeline (`component == nil`) or a stage changed state.
     case state(component: String?, from: LifecycleState, to: LifecycleState)
-    /// A stage or the pipeline failed.
-    case failed(component: String?, message: String)
+    /// A stage (`component`) or the pipeline (`nil`: its record could not be written) failed;
+    /// `error` says how, with a code and, when known, the file and line or byte.
+    case failed(component: String?, error: DAQError)
     /// A stage gave up waiting (a scan session, a device).
     case timeout(component: String, message: String)
     /// The run's step path changed at run-clock `uptime`.
@@ -18,6 +41,7 @@ public enum PipelineEvent: Sendable, Equatable {
     case sinkFailed(sink: String, samples: Int, message: String)
     /// A sink that sends messages with ids of their own (the `mqtt` sink, whose ids are the
     /// payloads' `_msg`) names the messages a `sent`, `delivered` or `sinkFailed` event concerns.
+    /// Its own kind, published next to those, so their patterns stay as they are.
     case messages(sink: String, status: MessageStatus, ids: [String])
     /// A buffer dropped samples under a `drop_*` policy.
     case dropped(component: String, samples: Int)
@@ -37,62 +61,6 @@ public enum MessageStatus: String, Sendable, Equatable {
     case delivered
     /// Given up; the matching `sinkFailed` event says why.
     case failed
-}
-
-/// Receives run events. Every method has an empty default, so a type implements only what it
-/// needs; ``handle(_:)`` routes each event to its method.
-///
-/// Callbacks may arrive on any queue and must not block: the engine calls them inline.
-public protocol PipelineObserver: AnyObject, Sendable {
-    func handle(_ event: PipelineEvent)
-    func started(_ component: String?)
-    func stopped(_ component: String?)
-    func paused(_ component: String?)
-    func resumed(_ component: String?)
-    func failed(_ component: String?, message: String)
-    func timeout(_ component: String, message: String)
-    func cancelled(_ component: String?)
-    func stepChanged(path: String, uptime: Double)
-    func sent(sink: String, samples: Int, bytes: Int)
-    func progress(sink: String, bytes: Int, total: Int)
-    func delivered(sink: String, samples: Int, bytes: Int)
-    func sinkFailed(sink: String, samples: Int, message: String)
-    func messages(sink: String, status: MessageStatus, ids: [String])
-}
-
-extension PipelineObserver {
-    public func handle(_ event: PipelineEvent) {
-        switch event {
-        case .state(let c, .paused, .running): resumed(c)
-        case .state(let c, _, .running): started(c)
-        case .state(let c, _, .finished): stopped(c)
-        case .state(let c, _, .paused): paused(c)
-        case .state(let c, _, .cancelled): cancelled(c)
-        case .state: break
-        case .failed(let c, let m): failed(c, message: m)
-        case .timeout(let c, let m): timeout(c, message: m)
-        case .stepChanged(let p, let u): stepChanged(path: p, uptime: u)
-        case .sent(let s, let n, let b): sent(sink: s, samples: n, bytes: b)
-        case .progress(let s, let b, let t): progress(sink: s, bytes: b, total: t)
-        case .delivered(let s, let n, let b): delivered(sink: s, samples: n, bytes: b)
-        case .sinkFailed(let s, let n, let m): sinkFailed(sink: s, samples: n, message: m)
-        case .messages(let s, let status, let ids): messages(sink: s, status: status, ids: ids)
-        case .dropped, .warning, .backpressure, .notice: break
-        }
-    }
-    public func started(_ component: String?) {}
-    public func stopped(_ component: String?) {}
-    public func paused(_ component: String?) {}
-    public func resumed(_ component: String?) {}
-    public func failed(_ component: String?, message: String) {}
-    public func timeout(_ component: String, message: String) {}
-    public func cancelled(_ component: String?) {}
-    public func stepChanged(path: String, uptime: Double) {}
-    public func sent(sink: String, samples: Int, bytes: Int) {}
-    public func progress(sink: String, bytes: Int, total: Int) {}
-    public func delivered(sink: String, samples: Int, bytes: Int) {}
-    public func sinkFailed(sink: String, samples: Int, message: String) {}
-    public func messages(sink: String, status: MessageStatus, ids: [String]) {}
 }
 
 /// An observer made of one closure that sees every event.

@@ -7,13 +7,15 @@ extension PipelineRun {
         let stage: StageRuntime
         switch try makePlugin(c, pipelineName: pipelineName) {
         case .source(let s):
-            let source = SourceStage(name: c.name, type: c.plugin.typeName, source: s, batchSize: options.batchSize, pool: pool)
+            let source = SourceStage(
+                name: c.name, type: c.plugin.typeName, source: s, batchSize: options.batchSize, pool: pool)
             source.pauseHandling = c.pause
             stage = source
         case .transform(let t):
             stage = TransformStage(name: c.name, type: c.plugin.typeName, transform: t, pool: pool)
         case .sink(let s):
-            stage = SinkStage(name: c.name, type: c.plugin.typeName, sink: s, flushInterval: options.flushInterval, pool: pool)
+            stage = SinkStage(
+                name: c.name, type: c.plugin.typeName, sink: s, flushInterval: options.flushInterval, pool: pool)
         }
         let metrics = StageMetrics(pipeline: pipelineName, component: c.name, kind: c.kind, type: c.plugin.typeName)
         stage.metrics = metrics
@@ -39,11 +41,12 @@ extension PipelineRun {
     /// Constructs component `c`'s plugin.
     /// - Throws: ``PipelineStartError`` naming the component.
     func makePlugin(_ c: ComponentSpec, pipelineName: String) throws -> BuiltStage {
-        let context = PluginContext(componentName: c.name, pipelineName: pipelineName, baseDirectory: "", clock: spec.clock)
+        let context = PluginContext(
+            componentName: c.name, pipelineName: pipelineName, baseDirectory: "", clock: spec.clock)
         do {
             return try c.plugin.makeStage(c.configuration, context: context)
         } catch {
-            throw PipelineStartError(component: "\(c.kind.section).\(c.name)", message: "\(error)")
+            throw PipelineStartError(component: "\(c.kind.section).\(c.name)", message: "\(error)", underlying: error)
         }
     }
 }

@@ -72,7 +72,9 @@ extension PipelineRun {
             change.report.removed.append(c.name)
         }
         let restarted = Set(change.report.restarted)
-        change.report.rewired = new.components.map(\.name).filter { plan.rewired.contains($0) && !restarted.contains($0) }
+        change.report.rewired = new.components.map(\.name).filter {
+            plan.rewired.contains($0) && !restarted.contains($0)
+        }
         return change
     }
 
@@ -105,7 +107,10 @@ extension PipelineRun {
                 }
                 if case .failure(let error) = started {
                     change.report.failed.append("\(s.name): \(error)")
-                    s.queue.sync { s.abandonStart("could not start after a reload: \(error)") }
+                    s.queue.sync {
+                        s.abandonStart(
+                            s.daqError(error, code: .reloadFailed).prefixed("could not start after a reload: "))
+                    }
                     abandoned.insert(ObjectIdentifier(s))
                     continue
                 }
@@ -146,7 +151,11 @@ extension PipelineRun {
                 let (name, dead) = ComponentSpec.producer(of: input)
                 guard let producer = change.live[name] else { continue }
                 let id = ObjectIdentifier(producer)
-                if dead { wanted[id, default: ([], [])].dead.append(inbox) } else { wanted[id, default: ([], [])].primary.append(inbox) }
+                if dead {
+                    wanted[id, default: ([], [])].dead.append(inbox)
+                } else {
+                    wanted[id, default: ([], [])].primary.append(inbox)
+                }
             }
         }
         let producers = change.live.values.sorted { $0.name < $1.name }
@@ -154,7 +163,10 @@ extension PipelineRun {
         for p in producers {
             let (primary, dead) = wanted[ObjectIdentifier(p)] ?? ([], [])
             let (current, currentDead) = p.queue.sync { (p.outputs, p.deadOutputs) }
-            let new = (primary.filter { i in !current.contains { $0 === i } }, dead.filter { i in !currentDead.contains { $0 === i } })
+            let new = (
+                primary.filter { i in !current.contains { $0 === i } },
+                dead.filter { i in !currentDead.contains { $0 === i } }
+            )
             for inbox in new.0 + new.1 { inbox.addInput() }
             adding[ObjectIdentifier(p)] = new
         }
@@ -167,7 +179,8 @@ extension PipelineRun {
                     for inbox in addPrimary + addDead { inbox.closeInput() }
                     return
                 }
-                let gone = p.outputs.filter { o in !primary.contains { $0 === o } }
+                let gone =
+                    p.outputs.filter { o in !primary.contains { $0 === o } }
                     + p.deadOutputs.filter { o in !dead.contains { $0 === o } }
                 p.outputs.removeAll { o in !primary.contains { $0 === o } }
                 p.deadOutputs.removeAll { o in !dead.contains { $0 === o } }

@@ -60,8 +60,8 @@ extension PipelineRun {
     }
 
     func stageFailed(_ stage: StageRuntime) {
-        let message = stage.stats.withLock { $0.failure } ?? "failed"
-        state.withLock { if $0.failure == nil { $0.failure = "\(stage.name): \(message)" } }
+        let error = stage.firstFailure.withLock { $0 } ?? stage.daqError("failed")
+        state.withLock { if $0.failure == nil { $0.failure = error } }
         stop()
     }
 

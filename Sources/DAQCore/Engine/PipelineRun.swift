@@ -23,7 +23,7 @@ public final class PipelineRun: Sendable {
         var activeStages = 0
         /// Stages a reload retires, and the group its wait is in.
         var retiring: [ObjectIdentifier: DispatchGroup] = [:]
-        var failure: String?
+        var failure: DAQError?
         var cancelled = false
         var admitted = 0
         var maxUptime = 0.0
@@ -107,9 +107,10 @@ public final class PipelineRun: Sendable {
                 }
                 if case .failure(let error) = result {
                     for other in started { other.queue.sync { other.abortStarted() } }
-                    let failure = PipelineStartError(component: "\(kind.section).\(s.name)", message: "\(error)")
+                    let failure = PipelineStartError(
+                        component: "\(kind.section).\(s.name)", message: "\(error)", underlying: error)
                     state.withLock {
-                        $0.failure = $0.failure ?? failure.description
+                        $0.failure = $0.failure ?? failure.daqError
                         $0.endDate = Date().timeIntervalSince1970
                     }
                     move(to: .failed)
@@ -270,13 +271,13 @@ public final class PipelineRun: Sendable {
         let (lifecycle, failure, end) = state.withLock { ($0.lifecycle.state, $0.failure, $0.endDate) }
         return RunResult(
             state: lifecycle, stages: statistics, startDate: clock.startDate,
-            endDate: end ?? Date().timeIntervalSince1970, failure: failure, recordProblems: recorder.problems)
+            endDate: end ?? Date().timeIntervalSince1970, error: failure, recordProblems: recorder.problems)
     }
 
     /// Writes the final manifests; a manifest that cannot be written is a failure observers hear of.
     func recordEnd(_ result: RunResult? = nil) {
         for problem in recorder.finish(result ?? self.result()) {
-            publish(.failed(component: nil, message: problem))
+            publish(.failed(component: nil, error: DAQError(.recordFailed, problem)))
         }
     }
 
@@ -286,7 +287,7 @@ public final class PipelineRun: Sendable {
     public func recordCancelled(_ reason: String) {
         var r = result()
         r.state = .cancelled
-        r.failure = r.failure ?? reason
+        r.error = r.error ?? DAQError(.cancelled, reason)
         recordEnd(r)
     }
 

@@ -27,27 +27,19 @@ public struct RunOptions: Sendable {
     }
 }
 
-/// How a run ended.
-public struct RunResult: Sendable {
-    /// `finished`, `failed` or `cancelled`.
-    public var state: LifecycleState
-    /// Every stage's counters at the end, in pipeline order.
-    public var stages: [StageStatistics]
-    /// Wall time at start and end, seconds since 1970.
-    public var startDate: Double
-    public var endDate: Double
-    /// The first failure, `component: message`.
-    public var failure: String?
-    /// What went wrong writing the run's record (`manifest.json`), each naming the file; a run
-    /// whose record could not be written did not end cleanly, whatever its ``state``.
-    public var recordProblems: [String] = []
-}
-
 /// A run that could not start.
 public struct PipelineStartError: Error, CustomStringConvertible {
     /// The component that failed to start.
     public var component: String
     /// Why.
     public var message: String
+    /// What the plugin threw, when it threw; ``daqError`` takes its code from it.
+    public var underlying: (any Error)?
     public var description: String { "\(component): \(message)" }
+
+    init(component: String, message: String, underlying: (any Error)? = nil) {
+        self.component = component
+        self.message = message
+        self.underlying = underlying
+    }
 }

@@ -172,7 +172,7 @@ public final class RunRecorder: Sendable {
             do {
                 try writeManifest(
                     in: dir, status: result.state.rawValue, stages: result.stages, endDate: result.endDate,
-                    failure: result.failure, padded: false)
+                    failure: result.failureLine, padded: false)
             } catch {
                 problems.append(error.description)
             }

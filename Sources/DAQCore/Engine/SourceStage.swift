@@ -55,7 +55,12 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             w = true
             return true
         }
-        if schedule { queue.async { self.wakeFlag.withLock { $0 = false }; self.pump() } }
+        if schedule {
+            queue.async {
+                self.wakeFlag.withLock { $0 = false }
+                self.pump()
+            }
+        }
     }
 
     override func requestStop() {
@@ -154,7 +159,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         do {
             status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
-            noteError("\(error)", fatal: true)
+            noteError(daqError(error), fatal: true)
             pipeline?.stageFailed(self)
             endSource(.failed)
             return
@@ -190,7 +195,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         do {
             status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
-            noteError("\(error)", fatal: true)
+            noteError(daqError(error), fatal: true)
             pipeline?.stageFailed(self)
             endSource(.failed)
             return
@@ -228,7 +233,8 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         guard let (kept, dropped) = hold.take() else { return }
         stats.withLock { $0.buffered = 0 }
         if dropped > 0 {
-            let message = "pause: buffer kept \(kept.count) samples that arrived during the pause "
+            let message =
+                "pause: buffer kept \(kept.count) samples that arrived during the pause "
                 + "and dropped \(dropped) more (it holds \(pauseCapacity))"
             publish(.warning(component: name, message: message))
         }

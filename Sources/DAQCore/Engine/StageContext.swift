@@ -110,7 +110,8 @@ public final class StageContext: Sendable {
     public func runDirectory(under base: String) throws -> String {
         guard let recorder = stage?.pipeline?.recorder else {
             // Outside a pipeline (a test harness): a directory of its own, without a manifest.
-            let dir = (base as NSString).appendingPathComponent(RunRecorder.directoryName(pipeline: pipelineName, start: startDate))
+            let dir = (base as NSString).appendingPathComponent(
+                RunRecorder.directoryName(pipeline: pipelineName, start: startDate))
             try FileManagerShim.createDirectory(dir)
             return dir
         }
@@ -119,7 +120,8 @@ public final class StageContext: Sendable {
 
     /// Records a file this sink writes, for the run's manifest; call again to update the counts.
     public func recordOutput(path: String, format: String, samples: Int, bytes: Int) {
-        stage?.pipeline?.recorder.record(RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
+        stage?.pipeline?.recorder.record(
+            RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
     }
 
     /// Describes a file this source reads (a device recording: format, device, rate, start, zone)
@@ -168,7 +170,15 @@ public final class StageContext: Sendable {
     /// Fails the stage from outside `process` or `write` — a helper process died, a connection
     /// broke for good — as if the plugin had thrown there: the error is reported and the run stops.
     public func fail(_ message: String) {
-        stage?.failFromPlugin(message)
+        guard let stage else { return }
+        stage.failFromPlugin(stage.daqError(message))
+    }
+
+    /// Fails the stage with `error` from outside `process` or `write`, as the text-only form
+    /// does; a ``DAQError`` or ``DAQErrorConvertible`` keeps its code and location.
+    public func fail(_ error: any Error) {
+        guard let stage else { return }
+        stage.failFromPlugin(stage.daqError(error))
     }
 
     /// Reports a timeout (a scan session, a device that stopped answering).

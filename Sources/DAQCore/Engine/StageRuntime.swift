@@ -35,6 +35,8 @@ class StageRuntime: @unchecked Sendable {
     /// What a sink reported undelivered from another thread, waiting to become dead letters
     /// on `queue`; ``finishStage(_:)`` sends what is left, so none is lost at the end.
     let undelivered = Mutex<[(raw: [String], uptime: Double, reason: String)]>([])
+    /// The stage's first fatal error: the run's failure when this stage is the first to fail.
+    let firstFailure = Mutex<DAQError?>(nil)
     /// Other stages' observers of this stage's output; `tapped` spares `emit` the lock.
     private let taps = Mutex<[@Sendable (Batch) -> Void]>([])
     private let tapped = Atomic<Bool>(false)
@@ -65,8 +67,8 @@ class StageRuntime: @unchecked Sendable {
 
     /// Ends a stage a reload added whose plugin could not start: the run fails as it would
     /// have at its start. Runs on the stage's queue.
-    func abandonStart(_ message: String) {
-        noteError(message, fatal: true)
+    func abandonStart(_ error: DAQError) {
+        noteError(error, fatal: true)
         pipeline?.stageFailed(self)
         finishStage(.failed)
     }
@@ -88,9 +90,9 @@ class StageRuntime: @unchecked Sendable {
     }
 
     /// A plugin failed outside the engine's calls into it. Consumers override to stop taking input.
-    func failFromPlugin(_ message: String) {
+    func failFromPlugin(_ error: DAQError) {
         queue.async {
-            self.noteError(message, fatal: true)
+            self.noteError(error, fatal: true)
             self.pipeline?.stageFailed(self)
         }
     }
@@ -158,17 +160,33 @@ class StageRuntime: @unchecked Sendable {
         return true
     }
 
+    /// `error`, as thrown by this stage's plugin, as the ``DAQError`` the engine reports.
+    func daqError(_ error: any Error, code: DAQError.Code = .pluginFailed) -> DAQError {
+        DAQError(error, component: name, code: code)
+    }
+
+    /// A problem the engine or the plugin describes in words alone.
+    func daqError(_ message: String, code: DAQError.Code = .pluginFailed) -> DAQError {
+        DAQError(code, message, component: name)
+    }
+
     /// Counts an error and tells observers; a fatal one fails the stage and stops the pipeline.
     func noteError(_ message: String, fatal: Bool) {
+        noteError(daqError(message), fatal: fatal)
+    }
+
+    /// Counts an error and tells observers; a fatal one fails the stage and stops the pipeline.
+    func noteError(_ error: DAQError, fatal: Bool) {
         stats.withLock {
             $0.errors += 1
-            if fatal && $0.failure == nil { $0.failure = message }
+            if fatal && $0.failure == nil { $0.failure = error.message }
         }
         metrics?.errors.increment()
         if fatal {
-            publish(.failed(component: name, message: message))
+            firstFailure.withLock { $0 = $0 ?? error }
+            publish(.failed(component: name, error: error))
         } else {
-            publish(.warning(component: name, message: message))
+            publish(.warning(component: name, message: error.message))
         }
     }
 

@@ -25,7 +25,7 @@ extension ConformanceSuite {
         }
         let messages = execution.log.all.compactMap { event -> (FailureCase.Report, String)? in
             switch event {
-            case .failed("subject", let m): return (.fatal, m)
+            case .failed("subject", let e): return (.fatal, e.message)
             case .sinkFailed("subject", _, let m): return (.deliveryFailed, m)
             case .warning("subject", let m): return (.warning, m)
             default: return nil
@@ -34,7 +34,9 @@ extension ConformanceSuite {
         let matching = messages.filter { $0.0 == failure.report }.map(\.1)
         guard let message = matching.first else {
             let seen = messages.map { "\($0.0): \($0.1)" }
-            return .failed("no \(failure.report) event named the component; saw \(seen.isEmpty ? "none" : seen.joined(separator: " | ")), run \(result.state)")
+            return .failed(
+                "no \(failure.report) event named the component; saw \(seen.isEmpty ? "none" : seen.joined(separator: " | ")), run \(result.state)"
+            )
         }
         var problems: [String] = []
         if let text = failure.messageContains, !matching.contains(where: { $0.contains(text) }) {
@@ -43,8 +45,8 @@ extension ConformanceSuite {
         switch failure.report {
         case .fatal:
             if result.state != .failed { problems.append("the run ended \(result.state), expected failed") }
-            if result.failure?.hasPrefix("subject:") != true {
-                problems.append("the run's failure '\(result.failure ?? "")' does not name the component")
+            if result.error?.component != "subject" {
+                problems.append("the run's failure '\(result.failureLine ?? "")' does not name the component")
             }
         case .warning, .deliveryFailed:
             if result.state == .cancelled { problems.append("the run was cancelled") }
@@ -60,7 +62,9 @@ extension ConformanceSuite {
             return .failed("the run did not start (\(error)); expected a \(failure.report) event while it runs")
         }
         var problems: [String] = []
-        if error.component != expected { problems.append("the start error names '\(error.component)', not '\(expected)'") }
+        if error.component != expected {
+            problems.append("the start error names '\(error.component)', not '\(expected)'")
+        }
         if let text = failure.messageContains, !error.message.contains(text) {
             problems.append("the start error '\(error.message)' does not say '\(text)'")
         }

@@ -6,14 +6,19 @@ extension ConformanceSuite {
     static let cleanStates: [LifecycleState] = [.starting, .running, .stopping, .finished]
 
     /// What is wrong with how a run that should have finished cleanly went.
-    static func lifecycleProblems(_ execution: ConformanceRunner.Execution, _ result: RunResult?, deadline: Double) -> [String] {
+    static func lifecycleProblems(_ execution: ConformanceRunner.Execution, _ result: RunResult?, deadline: Double)
+        -> [String]
+    {
         guard let result else { return ["the run did not end within \(Int(deadline)) s (hung)"] }
         var problems: [String] = []
-        if result.state != .finished { problems.append("the run ended \(result.state): \(result.failure ?? "no failure given")") }
+        if result.state != .finished {
+            problems.append("the run ended \(result.state): \(result.failureLine ?? "no failure given")")
+        }
         let events = execution.log.all
         let subject = events.compactMap { $0.state(of: "subject") }
         if subject != cleanStates {
-            problems.append("the plugin went through \(subject.map(\.rawValue)), expected \(cleanStates.map(\.rawValue))")
+            problems.append(
+                "the plugin went through \(subject.map(\.rawValue)), expected \(cleanStates.map(\.rawValue))")
         }
         let pipeline = events.compactMap { $0.state(of: nil) }
         if pipeline != cleanStates { problems.append("the pipeline went through \(pipeline.map(\.rawValue))") }
@@ -46,9 +51,13 @@ extension ConformanceSuite {
         if let result {
             let received = execution.counts("out0").data
             let fed = kind == .source ? received : spec.inputCount
-            problems += kind == .source ? drainProblems(execution, fedBy: nil) : drainProblems(execution, fedBy: "feed0")
-            problems += kind == .source ? outputProblems(fed: fed, received: received, subject: execution.stats("subject")) : []
-            if let check = spec.checkOutput, let problem = check(execution.outcome(result, fed: fed)) { problems.append(problem) }
+            problems +=
+                kind == .source ? drainProblems(execution, fedBy: nil) : drainProblems(execution, fedBy: "feed0")
+            problems +=
+                kind == .source ? outputProblems(fed: fed, received: received, subject: execution.stats("subject")) : []
+            if let check = spec.checkOutput, let problem = check(execution.outcome(result, fed: fed)) {
+                problems.append(problem)
+            }
         }
         return Self.verdict(problems)
     }
