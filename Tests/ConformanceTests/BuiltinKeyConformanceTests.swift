@@ -1,4 +1,4 @@
-import DAQCLI
+import DAQKit
 import DAQCore
 import DAQTesting
 import Testing
