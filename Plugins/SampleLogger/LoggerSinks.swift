@@ -6,17 +6,34 @@ import DAQCore
 /// The file is written as it goes, so a run killed mid-way leaves a log that `daq repair`
 /// closes; a finished run leaves valid JSON.
 public final class JSONLoggerSink: SinkPlugin {
-    public typealias Configuration = LoggerConfiguration
+    /// The keys of every logger, with `root` among them.
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        var destination = LoggerDestination()
+        @Setting("object: {\"startDate\", \"items\"}; array: the items alone.") var root = LoggerConfiguration.Root
+            .object
+        var writing = LoggerWriting()
+
+        public init() {}
+
+        /// The keys every logger shares.
+        var logger: LoggerConfiguration {
+            var shared = LoggerConfiguration()
+            shared.destination = destination
+            shared.writing = writing
+            return shared
+        }
+
+        public func validate() throws { try logger.validate() }
+    }
 
     public static let typeName = "logger.json"
     public static let summary = "SageResearch-style JSON logs with step markers, one file per input stream."
-    public static let configKeys = LoggerConfiguration.keys(root: true)
 
     private let log: SampleLog
 
     public init(configuration: Configuration, context: PluginContext) throws {
         let layout: LogFile.Layout = configuration.root == .array ? .jsonArray : .jsonObject
-        log = SampleLog(configuration: configuration, layout: layout, format: "json", context: context)
+        log = SampleLog(configuration: configuration.logger, layout: layout, format: "json", context: context)
     }
 
     public func start(context: StageContext) throws { try log.start(context: context) }
@@ -33,7 +50,6 @@ public final class JSONLinesLoggerSink: SinkPlugin {
 
     public static let typeName = "logger.jsonl"
     public static let summary = "JSON Lines logs with step markers (one item per line), one file per input stream."
-    public static let configKeys = LoggerConfiguration.keys(root: false)
 
     private let log: SampleLog
 
@@ -58,7 +74,6 @@ public final class CSVLoggerSink: SinkPlugin {
 
     public static let typeName = "logger.csv"
     public static let summary = "CSV logs with step markers as rows, one file per input stream."
-    public static let configKeys = LoggerConfiguration.keys(root: false)
 
     private let log: SampleLog
 

@@ -123,7 +123,7 @@ enum Vectors {
                   - {name: ratio, offset: 7, type: f32le}
                   - {name: beyond, offset: 30, type: u8}
             """)
-        let decoder = AdvertisingDecoder(custom: config.decoders)
+        let decoder = AdvertisingDecoder(custom: config.custom.decoders)
         let f = decode(hex("0F FF 5900 01 2EFB 0000012C 0000C03F 00"), decoder)
         #expect(f["frames"] == .array(["acme.sensor"]))
         #expect(f["acme.sensor.temperature"] == .double(-12.34) && f["acme.sensor.counter"] == .int(300) && f["acme.sensor.ratio"] == .double(1.5))

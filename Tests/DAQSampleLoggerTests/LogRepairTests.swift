@@ -13,12 +13,14 @@ struct LogRepairTests {
         let base = tempDirectory()
         let context = StageContext.detached(name: "log", kind: .sink, clock: RunClock(mode: .virtual))
         let yaml = "directory: \(base)" + (sinkType == "json" ? "\nroot: \(root)" : "")
-        let config = try PluginConfigLoader.decode(LoggerConfiguration.self, yaml: yaml)
         let plugin = PluginContext(componentName: "log", pipelineName: "detached", baseDirectory: "", clock: .virtual)
         let sink: any Sink =
             sinkType == "json"
-            ? try JSONLoggerSink(configuration: config, context: plugin)
-            : try JSONLinesLoggerSink(configuration: config, context: plugin)
+            ? try JSONLoggerSink(
+                configuration: PluginConfigLoader.decode(JSONLoggerSink.Configuration.self, yaml: yaml), context: plugin
+            )
+            : try JSONLinesLoggerSink(
+                configuration: PluginConfigLoader.decode(LoggerConfiguration.self, yaml: yaml), context: plugin)
         try sink.start(context: context)
         try sink.write(
             Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "s]}", kind: .marker)]), context: context)

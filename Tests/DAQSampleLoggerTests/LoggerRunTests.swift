@@ -49,14 +49,18 @@ struct LoggerRunTests {
         let base = tempDirectory()
         let events = Mutex<[PipelineEvent]>([])
         let context = StageContext.detached(
-            name: "log", kind: .sink, clock: RunClock(mode: .virtual), onEvent: { e in events.withLock { $0.append(e) } })
-        let config = try PluginConfigLoader.decode(LoggerConfiguration.self, yaml: "directory: \(base)")
+            name: "log", kind: .sink, clock: RunClock(mode: .virtual),
+            onEvent: { e in events.withLock { $0.append(e) } })
+        let config = try PluginConfigLoader.decode(JSONLoggerSink.Configuration.self, yaml: "directory: \(base)")
         let sink = try JSONLoggerSink(
             configuration: config,
             context: PluginContext(componentName: "log", pipelineName: "detached", baseDirectory: "", clock: .virtual))
         try sink.start(context: context)
-        try sink.write(Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "a", kind: .marker)]), context: context)
-        try sink.write(Batch(stream: "accel", samples: (0..<5).map { TestSamples.sample($0, base: 1699999500) }), context: context)
+        try sink.write(
+            Batch(stream: "log", samples: [Sample(uptime: 0, stepPath: "a", kind: .marker)]), context: context)
+        try sink.write(
+            Batch(stream: "accel", samples: (0..<5).map { TestSamples.sample($0, base: 1_699_999_500) }),
+            context: context)
         let path = try runDirectory(under: base) + "/accel.json"
         #expect(try readBytes(path).isEmpty, "buffered until a flush")
 
@@ -68,8 +72,11 @@ struct LoggerRunTests {
         }
         #expect(delivered() == 6)
 
-        try sink.write(Batch(stream: "accel", samples: (5..<8).map { TestSamples.sample($0, base: 1699999500) }), context: context)
-        try sink.write(Batch(stream: "log", samples: [Sample(uptime: 0.7, stepPath: "a", kind: .marker)]), context: context)
+        try sink.write(
+            Batch(stream: "accel", samples: (5..<8).map { TestSamples.sample($0, base: 1_699_999_500) }),
+            context: context)
+        try sink.write(
+            Batch(stream: "log", samples: [Sample(uptime: 0.7, stepPath: "a", kind: .marker)]), context: context)
         try sink.flush(context: context)
         #expect(delivered() == 9, "the stop marker waits for finish")
         try sink.finish(context: context)

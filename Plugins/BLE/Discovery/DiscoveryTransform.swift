@@ -14,7 +14,6 @@ public final class DiscoveryTransform: TransformPlugin {
 
     public static let typeName = "ble.discovery"
     public static let summary = "Discovery windows: one record per module per scan_duration (RSSI, frames, distance)."
-    public static let configKeys = DiscoverySettings.keys
 
     /// Where the run clock stands: in window k's scan, or in the pause after it with the
     /// reports that fell in it.
@@ -144,7 +143,8 @@ public final class DiscoveryTransform: TransformPlugin {
         for id in order {
             guard let m = modules[id] else { continue }
             var s = m.sample(
-                windowEnd: end, startDate: timeBase ?? context.startDate, exponent: settings.pathLossExponent, stream: context.name)
+                windowEnd: end, startDate: timeBase ?? context.startDate, exponent: settings.pathLossExponent,
+                stream: context.name)
             s["window"] = .int(Int64(window))
             out.append(s)
         }
@@ -155,7 +155,9 @@ public final class DiscoveryTransform: TransformPlugin {
         ]
         if partial { fields["partial"] = .bool(true) }
         out.append(
-            Sample(stream: context.name, timestamp: (timeBase ?? context.startDate) + end, uptime: end, kind: .event, fields: fields))
+            Sample(
+                stream: context.name, timestamp: (timeBase ?? context.startDate) + end, uptime: end, kind: .event,
+                fields: fields))
         modules = [:]
         order = []
         below = 0
@@ -172,6 +174,8 @@ public final class DiscoveryTransform: TransformPlugin {
         ]
         if partial { fields["partial"] = .bool(true) }
         out.append(
-            Sample(stream: context.name, timestamp: (timeBase ?? context.startDate) + to, uptime: to, kind: .event, fields: fields))
+            Sample(
+                stream: context.name, timestamp: (timeBase ?? context.startDate) + to, uptime: to, kind: .event,
+                fields: fields))
     }
 }

@@ -4,27 +4,21 @@ import DAQCore
 /// with link type 201 (HCI H4) or 256 (LE link layer), told apart by their magic bytes. Each
 /// advertising report becomes a sample at the capture's time, paced by the pipeline clock.
 public final class BLEReplaySource: SourcePlugin {
-    public struct Configuration: PluginConfiguration {
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(
+            type: "path",
+            required: "The capture: btmon -w output, btsnoop_hci.log, or pcap/pcapng (link type 201 or 256).")
         var path: String
-        var decoders: [ManufacturerDecoder]
+        var custom = DecoderSettings()
 
-        enum CodingKeys: String, CodingKey { case path, decoders }
+        public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            decoders = try DecoderSettings.decode(c, .decoders)
-        }
-
-        public func validate() throws { try DecoderSettings.validate(decoders) }
+        public func validate() throws { try custom.validate() }
     }
 
     public static let typeName = "ble.replay"
-    public static let summary = "Advertising reports from a capture (btsnoop, pcap, pcapng), decoded, paced by the clock."
-    public static let configKeys: [ConfigKey] = [
-        .required("path", "path", "The capture: btmon -w output, btsnoop_hci.log, or pcap/pcapng (link type 201 or 256)."),
-        DecoderSettings.key,
-    ]
+    public static let summary =
+        "Advertising reports from a capture (btsnoop, pcap, pcapng), decoded, paced by the clock."
 
     private let path: String
     private var reader: CaptureReader?
@@ -34,7 +28,7 @@ public final class BLEReplaySource: SourcePlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         path = context.resolve(configuration.path)
-        decoder = AdvertisingDecoder(custom: configuration.decoders)
+        decoder = AdvertisingDecoder(custom: configuration.custom.decoders)
         reports = ReportBatch(decoder: decoder)
     }
 

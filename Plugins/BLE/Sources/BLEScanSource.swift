@@ -10,36 +10,23 @@ import Foundation
 /// the LE advertising reports the controller sends, and disables scanning on stop (a graceful
 /// stop, SIGINT included). Needs CAP_NET_RAW (root, or `setcap`); the error says so.
 public final class BLEScanSource: SourcePlugin {
-    public struct Configuration: PluginConfiguration {
-        var adapter = "hci0"
-        var active = false
-        var interval = Seconds(0.01)
-        var window = Seconds(0.01)
-        var filterDuplicates = false
-        var decoders: [ManufacturerDecoder]
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("The adapter, as hciconfig names it.") var adapter = "hci0"
+        @Setting("Send scan requests to get scan responses (names, often).") var active = false
+        @Setting("How often the controller starts a scan window.") var interval = Seconds(0.01)
+        @Setting("How long each window listens (≤ interval).") var window = Seconds(0.01)
+        @Setting("Let the controller drop repeated reports (fewer, but no RSSI updates).") var filterDuplicates = false
+        var custom = DecoderSettings()
 
-        enum CodingKeys: String, CodingKey {
-            case adapter, active, interval, window, decoders
-            case filterDuplicates = "filter_duplicates"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            adapter = try c.decodeIfPresent(String.self, forKey: .adapter) ?? "hci0"
-            active = try c.decodeIfPresent(Bool.self, forKey: .active) ?? false
-            interval = try c.decodeIfPresent(Seconds.self, forKey: .interval) ?? Seconds(0.01)
-            window = try c.decodeIfPresent(Seconds.self, forKey: .window) ?? Seconds(0.01)
-            filterDuplicates = try c.decodeIfPresent(Bool.self, forKey: .filterDuplicates) ?? false
-            decoders = try DecoderSettings.decode(c, .decoders)
-        }
+        public init() {}
 
         public func validate() throws {
-            if adapterIndex == nil { throw ConfigIssue(key: "adapter", "expected hciN, found '\(adapter)'") }
-            for (key, v) in [("interval", interval.value), ("window", window.value)] where !(0.0025...10.24).contains(v) {
-                throw ConfigIssue(key: key, "must be 2.5 ms to 10.24 s, found \(v) s")
+            if adapterIndex == nil { throw $adapter.issue("expected hciN, found '\(adapter)'") }
+            for setting in [$interval, $window] where !(0.0025...10.24).contains(setting.wrappedValue.value) {
+                throw setting.issue("must be 2.5 ms to 10.24 s, found \(setting.wrappedValue.value) s")
             }
-            if window.value > interval.value { throw ConfigIssue(key: "window", "must not be longer than interval") }
-            try DecoderSettings.validate(decoders)
+            if window.value > interval.value { throw $window.issue("must not be longer than interval") }
+            try custom.validate()
         }
 
         var adapterIndex: Int? { adapter.hasPrefix("hci") ? Int(adapter.dropFirst(3)) : nil }
@@ -49,15 +36,8 @@ public final class BLEScanSource: SourcePlugin {
     }
 
     public static let typeName = "ble.scan"
-    public static let summary = "Live LE scanning through a raw HCI socket (needs CAP_NET_RAW); same decoding as ble.replay."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("adapter", "string", default: "hci0", "The adapter, as hciconfig names it."),
-        ConfigKey("active", "bool", default: "false", "Send scan requests to get scan responses (names, often)."),
-        ConfigKey("interval", "seconds", default: "10 ms", "How often the controller starts a scan window."),
-        ConfigKey("window", "seconds", default: "10 ms", "How long each window listens (≤ interval)."),
-        ConfigKey("filter_duplicates", "bool", default: "false", "Let the controller drop repeated reports (fewer, but no RSSI updates)."),
-        DecoderSettings.key,
-    ]
+    public static let summary =
+        "Live LE scanning through a raw HCI socket (needs CAP_NET_RAW); same decoding as ble.replay."
 
     private let config: Configuration
     private var controller: HCIController?
@@ -76,7 +56,7 @@ public final class BLEScanSource: SourcePlugin {
     init(configuration: Configuration, context: PluginContext, open: @escaping () throws -> Int32) throws {
         config = configuration
         openDescriptor = open
-        reports = ReportBatch(decoder: AdvertisingDecoder(custom: configuration.decoders))
+        reports = ReportBatch(decoder: AdvertisingDecoder(custom: configuration.custom.decoders))
     }
 
     public func start(context: StageContext) throws {
@@ -84,7 +64,9 @@ public final class BLEScanSource: SourcePlugin {
         let c = HCIController(fd: fd, adapter: config.adapterIndex ?? 0)
         do {
             try c.startScan(
-                .init(active: config.active, interval: Configuration.units(config.interval), window: Configuration.units(config.window)),
+                .init(
+                    active: config.active, interval: Configuration.units(config.interval),
+                    window: Configuration.units(config.window)),
                 filterDuplicates: config.filterDuplicates)
         } catch {
             close(fd)

@@ -21,7 +21,8 @@ struct ReportBatch {
         var texts = DeviceTexts()
         swap(&texts, &self.texts)
         defer { swap(&texts, &self.texts) }
-        rows.appendRow(uptime: u, timestamp: r.timestamp) { row in r.write(into: &row, decoder: decoder, texts: &texts) }
+        rows.appendRow(uptime: u, timestamp: r.timestamp) { row in r.write(into: &row, decoder: decoder, texts: &texts)
+        }
     }
 
     /// Moves the reports appended so far to the end of `batch`.
@@ -31,16 +32,19 @@ struct ReportBatch {
 }
 
 /// Configuration keys both BLE sources take.
-struct DecoderSettings {
-    static func decode<K: CodingKey>(_ c: KeyedDecodingContainer<K>, _ key: K) throws -> [ManufacturerDecoder] {
-        try c.decodeIfPresent([ManufacturerDecoder].self, forKey: key) ?? []
-    }
+struct DecoderSettings: SettingGroup {
+    @Setting("Manufacturer data of other vendors, decoded without Swift; types u8 i8 u16le … f32be.")
+    var decoders: [ManufacturerDecoder] = []
 
-    static func validate(_ decoders: [ManufacturerDecoder]) throws {
+    init() {}
+
+    func validate() throws {
         for (i, d) in decoders.enumerated() { try d.validate(index: i) }
     }
+}
 
-    static let key = ConfigKey(
-        "decoders", "[{company_id, name, match, fields: [{name, offset, type, scale, unit}]}]",
-        "Manufacturer data of other vendors, decoded without Swift; types u8 i8 u16le … f32be.")
+extension ManufacturerDecoder: ConfigValue {
+    public static var configType: String { "{company_id, name, match, fields: [{name, offset, type, scale, unit}]}" }
+    /// A decoder has no default to show.
+    public var configText: String? { nil }
 }

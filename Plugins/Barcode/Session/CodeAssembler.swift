@@ -1,12 +1,24 @@
 import DAQCore
 
 /// What ends a code on a byte stream.
-public enum Terminator: Sendable, Hashable, Decodable {
+public enum Terminator: Sendable, Hashable, ConfigValue {
     /// CR, LF or CR LF: what most scanners send, whichever they are set to.
     case any
     case cr, lf, crlf
     /// One configured byte (a scanner set to send, say, ETX 0x03).
     case byte(UInt8)
+
+    public static var configType: String { "any | cr | lf | crlf | byte" }
+
+    public var configText: String? {
+        switch self {
+        case .any: "any"
+        case .cr: "cr"
+        case .lf: "lf"
+        case .crlf: "crlf"
+        case .byte(let b): String(b)
+        }
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()

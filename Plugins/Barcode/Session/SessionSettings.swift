@@ -1,33 +1,28 @@
 import DAQCore
 import Synchronization
 
-/// The session keys every scanner source takes, decoded from the component's own mapping.
-struct SessionSettings: Sendable {
-    var mode: ScanMode = .continuous
+/// The session keys every scanner source takes, at the level of the component's own keys.
+struct SessionSettings: SettingGroup {
+    /// How long a triggered session waits for a code when `timeout` is not given.
+    static let triggeredTimeout = Seconds(5)
+
+    @Setting("continuous: each code is a session; triggered: a trigger opens one.") var mode = ScanMode.continuous
+    @Setting(
+        whenUnset: "\(SessionSettings.triggeredTimeout.configText ?? "") when triggered",
+        "A session still open this long ends in scan.timeout.")
     var timeout: Seconds?
-    var triggerFrom: String?
-    var control: String?
-    var maxLength = 4096
+    @Setting("Component whose every sample is a trigger (mode: triggered).") var triggerFrom: String?
+    @Setting(type: "path", "File, FIFO or - (stdin) of lines 'trigger' and 'cancel' (mode: triggered).") var control:
+        String?
+    @Setting("Longest code in bytes; a longer one is reported and dropped.") var maxLength = 4096
 
-    enum CodingKeys: String, CodingKey {
-        case mode, timeout, control
-        case triggerFrom = "trigger_from", maxLength = "max_length"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        mode = try c.decodeIfPresent(ScanMode.self, forKey: .mode) ?? .continuous
-        timeout = try c.decodeIfPresent(Seconds.self, forKey: .timeout)
-        triggerFrom = try c.decodeIfPresent(String.self, forKey: .triggerFrom)
-        control = try c.decodeIfPresent(String.self, forKey: .control)
-        maxLength = try c.decodeIfPresent(Int.self, forKey: .maxLength) ?? 4096
-    }
+    init() {}
 
     func validate() throws {
-        if let timeout, !(timeout.value > 0) { throw ConfigIssue(key: "timeout", "must be more than 0 s") }
-        if maxLength < 1 { throw ConfigIssue(key: "max_length", "must be at least 1 byte") }
+        if let timeout, !(timeout.value > 0) { throw $timeout.issue("must be more than 0 s") }
+        if maxLength < 1 { throw $maxLength.issue("must be at least 1 byte") }
         if mode == .continuous && (triggerFrom != nil || control != nil) {
-            throw ConfigIssue(key: triggerFrom != nil ? "trigger_from" : "control", "triggers need mode: triggered")
+            throw (triggerFrom != nil ? $triggerFrom : $control).issue("triggers need mode: triggered")
         }
     }
 
@@ -39,17 +34,20 @@ struct SessionSettings: Sendable {
         return copy
     }
 
-    /// The timeout in force: triggered sessions wait 5 s unless told; continuous ones only
-    /// when a timeout is set (a code whose terminator never comes).
-    var effectiveTimeout: Double? { timeout?.value ?? (mode == .triggered ? 5 : nil) }
+    /// The timeout in force: triggered sessions wait ``triggeredTimeout`` unless told;
+    /// continuous ones only when a timeout is set (a code whose terminator never comes).
+    var effectiveTimeout: Double? { (timeout ?? (mode == .triggered ? Self.triggeredTimeout : nil))?.value }
+}
 
-    static let keys: [ConfigKey] = [
-        ConfigKey("mode", ScanMode.choices, default: "continuous", "continuous: each code is a session; triggered: a trigger opens one."),
-        ConfigKey("timeout", "seconds", default: "5 s when triggered", "A session still open this long ends in scan.timeout."),
-        ConfigKey("trigger_from", "string", "Component whose every sample is a trigger (mode: triggered)."),
-        ConfigKey("control", "path", "File, FIFO or - (stdin) of lines 'trigger' and 'cancel' (mode: triggered)."),
-        ConfigKey("max_length", "int", default: "4096", "Longest code in bytes; a longer one is reported and dropped."),
-    ]
+/// How often a device source looks for its lost device: a key of both device sources.
+struct ReopenSettings: SettingGroup {
+    @Setting("How often a lost device is looked for.") var reopenInterval = Seconds(1)
+
+    init() {}
+
+    func validate() throws {
+        if !(reopenInterval.value > 0) { throw $reopenInterval.issue("must be more than 0 s") }
+    }
 }
 
 /// Commands that reach a source from other threads (a trigger key, a control line, another

@@ -32,7 +32,9 @@ struct DeviceError: Error, CustomStringConvertible {
         case EACCES, EPERM:
             return DeviceError(
                 path: path,
-                reason: "permission denied — add your user to the '\(group)' group (sudo usermod -aG \(group) $USER, then log in again) or add a udev rule")
+                reason:
+                    "permission denied — add your user to the '\(group)' group (sudo usermod -aG \(group) $USER, then log in again) or add a udev rule"
+            )
         default:
             return DeviceError(path: path, reason: String(cString: strerror(code)))
         }
@@ -59,9 +61,6 @@ final class LiveScanner {
     private var nextReopen: Double?
     private var chunk = [UInt8](repeating: 0, count: 4096)
     private var decoded: [UInt8] = []
-
-    /// The key both device sources take for `reopenInterval`.
-    static let reopenIntervalKey = ConfigKey("reopen_interval", "seconds", default: "1 s", "How often a lost device is looked for.")
 
     init(device: any ScannerDevice, settings: SessionSettings, terminator: Terminator, reopenInterval: Double) {
         self.device = device
@@ -127,7 +126,8 @@ final class LiveScanner {
                 context.warn("\(device.path): code read with no session open (mode: triggered): ignored")
             }
         case .overlong(let n):
-            let message = "code longer than \(settings.maxLength) bytes without a terminator (\(n) bytes so far): dropped"
+            let message =
+                "code longer than \(settings.maxLength) bytes without a terminator (\(n) bytes so far): dropped"
             context.warn("\(device.path): \(message)")
             sessions.fail(message, at: t, into: &batch)
         }

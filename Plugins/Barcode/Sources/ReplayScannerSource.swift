@@ -10,32 +10,23 @@ import Dispatch
 public final class ReplayScannerSource: SourcePlugin {
     public enum Format: String, ConfigEnum, Sendable { case auto, jsonl, csv, text }
 
-    public struct Configuration: PluginConfiguration {
-        var path: String
-        var format = Format.auto
-        var onBadRow = OnBadLine.fail
-        var session: SessionSettings
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(type: "path", required: "The scan log, or - for lines on standard input (live).") var path: String
+        @Setting("auto: by extension (.jsonl, .csv), or per line on stdin; text: one code per line.") var format =
+            Format.auto
+        @Setting("fail stops at a bad line; skip reports it by file and line.") var onBadRow = OnBadLine.fail
+        var session = SessionSettings()
 
-        enum CodingKeys: String, CodingKey {
-            case path, format
-            case onBadRow = "on_bad_row"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .auto
-            onBadRow = try c.decodeIfPresent(OnBadLine.self, forKey: .onBadRow) ?? .fail
-            session = try SessionSettings(from: decoder)
-        }
+        public init() {}
 
         public func validate() throws {
             try session.validate()
             if path == "-" && session.control == "-" {
-                throw ConfigIssue(key: "control", "standard input already carries the codes; name a FIFO or file")
+                throw session.$control.issue("standard input already carries the codes; name a FIFO or file")
             }
             if session.control != nil || session.triggerFrom != nil, path != "-" {
-                throw ConfigIssue(key: session.control != nil ? "control" : "trigger_from", "a scan log carries its own triggers as {\"event\": \"trigger\"} lines")
+                throw (session.control != nil ? session.$control : session.$triggerFrom).issue(
+                    "a scan log carries its own triggers as {\"event\": \"trigger\"} lines")
             }
         }
     }
@@ -43,12 +34,8 @@ public final class ReplayScannerSource: SourcePlugin {
     public enum OnBadLine: String, ConfigEnum, Sendable { case fail, skip }
 
     public static let typeName = "barcode.replay"
-    public static let summary = "Replays a scan log (JSON Lines or CSV) through scan sessions; path: - reads codes from stdin."
-    public static let configKeys: [ConfigKey] = [
-        .required("path", "path", "The scan log, or - for lines on standard input (live)."),
-        ConfigKey("format", Format.choices, default: "auto", "auto: by extension (.jsonl, .csv), or per line on stdin; text: one code per line."),
-        ConfigKey("on_bad_row", OnBadLine.choices, default: "fail", "fail stops at a bad line; skip reports it by file and line."),
-    ] + SessionSettings.keys
+    public static let summary =
+        "Replays a scan log (JSON Lines or CSV) through scan sessions; path: - reads codes from stdin."
 
     private let config: Configuration
     private let path: String
@@ -155,7 +142,9 @@ public final class ReplayScannerSource: SourcePlugin {
     private func parse(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> (Double?, ScanLogRecord)? {
         switch format {
         case .csv:
-            if lineNumber == 1, let f = line.first, !(f >= 0x30 && f <= 0x39) && f != UInt8(ascii: ".") && f != UInt8(ascii: "-") {
+            if lineNumber == 1, let f = line.first,
+                !(f >= 0x30 && f <= 0x39) && f != UInt8(ascii: ".") && f != UInt8(ascii: "-")
+            {
                 return nil  // the header
             }
             let (t, r) = try ScanLogRecord.csv(line)

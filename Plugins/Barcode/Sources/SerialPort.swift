@@ -6,13 +6,15 @@ import Foundation
 #endif
 
 /// Line settings of a serial port.
-struct SerialSettings: Sendable {
+struct SerialSettings: SettingGroup {
     enum Parity: String, ConfigEnum, Sendable { case none, even, odd }
 
-    var baud = 9600
-    var dataBits = 8
-    var parity = Parity.none
-    var stopBits = 1
+    @Setting("Line speed.") var baud = 9600
+    @Setting("5, 6, 7 or 8.") var dataBits = 8
+    @Setting("Parity bit.") var parity = Parity.none
+    @Setting("1 or 2.") var stopBits = 1
+
+    init() {}
 
     static let speeds: [Int: speed_t] = [
         1200: speed_t(B1200), 2400: speed_t(B2400), 4800: speed_t(B4800), 9600: speed_t(B9600),
@@ -22,10 +24,11 @@ struct SerialSettings: Sendable {
 
     func validate() throws {
         if Self.speeds[baud] == nil {
-            throw ConfigIssue(key: "baud", "expected one of \(Self.speeds.keys.sorted().map(String.init).joined(separator: ", ")), found \(baud)")
+            throw $baud.issue(
+                "expected one of \(Self.speeds.keys.sorted().map(String.init).joined(separator: ", ")), found \(baud)")
         }
-        if !(5...8).contains(dataBits) { throw ConfigIssue(key: "data_bits", "expected 5, 6, 7 or 8, found \(dataBits)") }
-        if stopBits != 1 && stopBits != 2 { throw ConfigIssue(key: "stop_bits", "expected 1 or 2, found \(stopBits)") }
+        if !(5...8).contains(dataBits) { throw $dataBits.issue("expected 5, 6, 7 or 8, found \(dataBits)") }
+        if stopBits != 1 && stopBits != 2 { throw $stopBits.issue("expected 1 or 2, found \(stopBits)") }
     }
 
     /// Puts the terminal `fd` in raw mode with these settings: no echo, no line editing, no
@@ -74,7 +77,8 @@ final class SerialDevice: ScannerDevice {
         guard fd >= 0 else { throw DeviceError.opening(path, errno: errno, group: "dialout", kind: "scanner") }
         guard isatty(fd) == 1 else {
             _ = close(fd)
-            throw DeviceError(path: path, reason: "not a terminal device: a serial scanner is a tty such as /dev/ttyACM0")
+            throw DeviceError(
+                path: path, reason: "not a terminal device: a serial scanner is a tty such as /dev/ttyACM0")
         }
         do {
             try settings.apply(to: fd)

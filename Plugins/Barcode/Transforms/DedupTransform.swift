@@ -4,29 +4,20 @@ import DAQCore
 /// repeat (its `scan.start`, `scan.data` and `scan.stop`) is dropped whole and counted, so the
 /// sessions that pass keep their start, outcome, stop order.
 public final class DedupTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var window = Seconds(2)
-        var field = "code"
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("A code seen again sooner than this after its last reading is a repeat.") var window = Seconds(2)
+        @Setting("The field holding the code.") var field = "code"
 
-        enum CodingKeys: String, CodingKey { case window, field }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            window = try c.decodeIfPresent(Seconds.self, forKey: .window) ?? Seconds(2)
-            field = try c.decodeIfPresent(String.self, forKey: .field) ?? "code"
-        }
+        public init() {}
 
         public func validate() throws {
-            if !(window.value > 0) { throw ConfigIssue(key: "window", "must be more than 0 s") }
+            if !(window.value > 0) { throw $window.issue("must be more than 0 s") }
         }
     }
 
     public static let typeName = "barcode.dedup"
-    public static let summary = "Drops a code read again within a window (its whole scan session), counting the repeats."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("window", "seconds", default: "2 s", "A code seen again sooner than this after its last reading is a repeat."),
-        ConfigKey("field", "string", default: "code", "The field holding the code."),
-    ]
+    public static let summary =
+        "Drops a code read again within a window (its whole scan session), counting the repeats."
 
     private let window: Double
     private let field: String

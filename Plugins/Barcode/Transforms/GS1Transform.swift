@@ -8,30 +8,24 @@ import Foundation
 /// their `gtin` as 14 digits. A code that is not valid GS1 keeps its raw `code` and gains a
 /// `gs1_error` naming the reason and the offset.
 public final class GS1Transform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var field = "code"
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("The field holding the code (an AIM identifier is read and stripped).") var field = "code"
+        @Setting(
+            "auto: GS1 symbologies, and codes without one that read as valid element strings; symbology: GS1 symbologies only; always: every code. In every mode an EAN/UPC/ITF-14 code, or 8, 12, 13 or 14 digits with a right check digit, gives gtin (14 digits)."
+        )
         var detect = GS1Detection.auto
+        @Setting("Older form: true is detect: always, false is detect: symbology.") var assumeGS1: Bool?
 
-        enum CodingKeys: String, CodingKey {
-            case field, detect
-            case assumeGS1 = "assume_gs1"
-        }
+        public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            field = try c.decodeIfPresent(String.self, forKey: .field) ?? "code"
-            let detect = try c.decodeIfPresent(GS1Detection.self, forKey: .detect)
-            // The older switch: true parsed every code, false only GS1 symbologies.
-            if let assume = try c.decodeIfPresent(Bool.self, forKey: .assumeGS1) {
-                guard detect == nil else {
-                    throw ConfigIssue(
-                        key: "assume_gs1",
-                        "give detect or assume_gs1, not both (assume_gs1: \(assume) is detect: \(assume ? "always" : "symbology"))"
-                    )
-                }
-                self.detect = assume ? .always : .symbology
-            } else {
-                self.detect = detect ?? .auto
+        /// The detection in force: the older `assume_gs1` stands for a `detect`.
+        var detection: GS1Detection { assumeGS1.map { $0 ? .always : .symbology } ?? detect }
+
+        public func validate() throws {
+            if let assume = assumeGS1, $detect.isWritten {
+                throw $assumeGS1.issue(
+                    "give detect or assume_gs1, not both (assume_gs1: \(assume) is detect: \(assume ? "always" : "symbology"))"
+                )
             }
         }
     }
@@ -39,15 +33,6 @@ public final class GS1Transform: TransformPlugin {
     public static let typeName = "barcode.gs1"
     public static let summary =
         "Parses GS1 element strings and Digital Link URIs into fields (gtin, batch_lot, expiry_date, …)."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey(
-            "field", "string", default: "code", "The field holding the code (an AIM identifier is read and stripped)."),
-        ConfigKey(
-            "detect", GS1Detection.choices, default: "auto",
-            "auto: GS1 symbologies, and codes without one that read as valid element strings; symbology: GS1 symbologies only; always: every code. In every mode an EAN/UPC/ITF-14 code, or 8, 12, 13 or 14 digits with a right check digit, gives gtin (14 digits)."
-        ),
-        ConfigKey("assume_gs1", "bool", "Older form: true is detect: always, false is detect: symbology."),
-    ]
 
     static let gs1Symbologies: Set<String> = [
         "gs1-128", "gs1-datamatrix", "gs1-qr", "gs1-databar", "gs1-aztec", "gs1-dotcode",
@@ -77,6 +62,6 @@ public final class GS1Transform: TransformPlugin {
 
     /// The fields a code adds, or `nil` when it carries nothing GS1.
     func parse(_ code: String, symbology: String?, today: Date) -> Fields? {
-        GS1Reading(detect: config.detect).fields(code, symbology: symbology, today: today)
+        GS1Reading(detect: config.detection).fields(code, symbology: symbology, today: today)
     }
 }

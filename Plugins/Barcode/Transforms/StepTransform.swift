@@ -3,51 +3,52 @@ import DAQCore
 /// Turns scanned step cards into step changes: a code `STEP:walk/return` (or one listed in
 /// `codes`) makes `walk/return` the run's step from the scan's time on, so every logger marks it.
 public final class StepTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var prefix: String? = "STEP:"
-        var codes: [String: String] = [:]
-        var field = "code"
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(type: "string | null", "A code starting with it names the step after it.") var prefix: String? =
+            "STEP:"
+        // A list, not a mapping: codes are mostly digits, and mapping keys of digits are not
+        // reliably read back as text.
+        @Setting(key: "codes", "Codes that stand for steps, for cards printed without a prefix.") var cards: [Card] = []
+        @Setting("The field holding the code.") var field = "code"
 
-        enum CodingKeys: String, CodingKey { case prefix, codes, field }
+        public init() {}
 
+        /// Reads the keys; `prefix: null` (no prefix, only `codes`) differs from leaving it out.
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            if c.contains(.prefix), try c.decodeNil(forKey: .prefix) {
-                prefix = nil
-            } else {
-                prefix = try c.decodeIfPresent(String.self, forKey: .prefix) ?? "STEP:"
-            }
-            // A list, not a mapping: codes are mostly digits, and mapping keys of digits are
-            // not reliably read back as text.
-            for card in try c.decodeIfPresent([Card].self, forKey: .codes) ?? [] { codes[card.code] = card.step }
-            field = try c.decodeIfPresent(String.self, forKey: .field) ?? "code"
+            self.init()
+            try readSettings(from: decoder)
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            if c.contains(AnyKey("prefix")), try c.decodeNil(forKey: AnyKey("prefix")) { prefix = nil }
         }
 
         public func validate() throws {
-            if prefix == "" { throw ConfigIssue(key: "prefix", "must not be empty; use null to match only `codes`") }
-            if prefix == nil && codes.isEmpty { throw ConfigIssue(key: "codes", "give codes, a prefix, or both") }
+            if prefix == "" { throw $prefix.issue("must not be empty; use null to match only `codes`") }
+            if prefix == nil && cards.isEmpty { throw $cards.issue("give codes, a prefix, or both") }
         }
     }
 
     /// One configured step card.
-    struct Card: Decodable {
+    struct Card: ConfigValue {
         var code: String
         var step: String
+
+        static var configType: String { "{code, step}" }
+        var configText: String? { "{code: \(code), step: \(step)}" }
     }
 
     public static let typeName = "barcode.step"
     public static let changesSteps = true
     public static let summary = "Scanned step cards (STEP:path, or configured codes) change the run's step path."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("prefix", "string | null", default: "STEP:", "A code starting with it names the step after it."),
-        ConfigKey("codes", "[{code, step}]", "Codes that stand for steps, for cards printed without a prefix."),
-        ConfigKey("field", "string", default: "code", "The field holding the code."),
-    ]
 
     private let config: Configuration
+    /// Step path per card code; a code listed twice takes its last step.
+    private let codes: [String: String]
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
+        var codes: [String: String] = [:]
+        for card in configuration.cards { codes[card.code] = card.step }
+        self.codes = codes
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
@@ -77,8 +78,10 @@ public final class StepTransform: TransformPlugin {
     }
 
     private func step(for code: String) -> String? {
-        if let path = config.codes[code] { return path }
-        if let prefix = config.prefix, code.hasPrefix(prefix), code.count > prefix.count { return String(code.dropFirst(prefix.count)) }
+        if let path = codes[code] { return path }
+        if let prefix = config.prefix, code.hasPrefix(prefix), code.count > prefix.count {
+            return String(code.dropFirst(prefix.count))
+        }
         return nil
     }
 }

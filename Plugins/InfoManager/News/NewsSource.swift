@@ -18,7 +18,6 @@ public final class NewsSource: SourcePlugin {
     public static let typeName = "infomanager.news"
     public static let summary =
         "Polls an Info Manager service's news and emits each item that is new or edited."
-    public static let configKeys = NewsSettings.keys
 
     private enum State {
         /// The next poll is due at run-clock `until`; `outage` is the failure last reported.
@@ -46,7 +45,7 @@ public final class NewsSource: SourcePlugin {
         let token =
             settings.tokenEnv.isEmpty ? nil : ProcessInfo.processInfo.environment[settings.tokenEnv]
         client = InfoManagerClient(
-            baseURL: settings.baseURL, languages: settings.languages, inputType: nil, token: token,
+            baseURL: settings.baseURL, languages: settings.languages.tags, inputType: nil, token: token,
             timeout: settings.timeout.value, retries: settings.retries, backoff: 0.1, maxInFlight: 1)
     }
 

@@ -1,6 +1,6 @@
 import DAQCore
-import Foundation
 import DequeModule
+import Foundation
 
 /// `infomanager.resolve` as a sink: writes one JSON Lines element per id, the first time the id
 /// is seen — the sample it came in (`input`), what the service said (`data`) and `state`:
@@ -23,10 +23,8 @@ public final class ResolveSink: SinkPlugin, DeferredWork {
     public typealias Configuration = ResolveSinkSettings
 
     public static let typeName = "infomanager.resolve"
-    public static let summary = "Resolves each distinct id on an Info Manager service and writes one JSON Lines element per id."
-    public static let configKeys =
-        [ConfigKey.required("path", "string", "The JSON Lines file the elements are written to.")]
-        + ResolverSettings.keys.filter { $0.name != "prefix" }
+    public static let summary =
+        "Resolves each distinct id on an Info Manager service and writes one JSON Lines element per id."
 
     /// An id waiting for its answer, with the sample it first came in.
     private final class Pending {
@@ -50,7 +48,7 @@ public final class ResolveSink: SinkPlugin, DeferredWork {
 
     public init(configuration: ResolveSinkSettings, context: PluginContext) throws {
         lifecycle = ResolverLifecycle(settings: configuration.resolver, context: context)
-        path = context.resolve(configuration.resolver.path)
+        path = context.resolve(configuration.path)
     }
 
     public var acceptsInput: Bool { pending.count < max(1024, 64 * lifecycle.settings.maxInFlight) }
@@ -100,7 +98,9 @@ public final class ResolveSink: SinkPlugin, DeferredWork {
                         unresolved.append(first)
                         continue
                     }
-                    ResolvedElementJSON.append(id: first.id, inputType: lifecycle.settings.inputType, outcome: outcome, input: first.input, to: &out)
+                    ResolvedElementJSON.append(
+                        id: first.id, inputType: lifecycle.settings.inputType, outcome: outcome, input: first.input,
+                        to: &out)
                     elements.append(first)
                 }
                 bytes = out.count - start
@@ -145,16 +145,15 @@ public final class ResolveSink: SinkPlugin, DeferredWork {
     }
 }
 
-/// The sink's settings: the resolver's, with `path` required.
-public struct ResolveSinkSettings: PluginConfiguration {
-    var resolver: ResolverSettings
+/// The sink's settings: the file, then the resolver's.
+public struct ResolveSinkSettings: PluginConfiguration, SettingGroup {
+    @Setting(required: "The JSON Lines file the elements are written to.") var path: String
+    var resolver = ResolverSettings()
 
-    public init(from decoder: any Decoder) throws {
-        resolver = try ResolverSettings(from: decoder)
-    }
+    public init() {}
 
     public func validate() throws {
-        if resolver.path.isEmpty { throw ConfigIssue(key: "path", "missing: name the JSON Lines file the elements go to") }
+        if path.isEmpty { throw $path.issue("missing: name the JSON Lines file the elements go to") }
         try resolver.validate()
     }
 }

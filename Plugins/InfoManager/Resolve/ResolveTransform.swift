@@ -1,6 +1,6 @@
 import DAQCore
-import Foundation
 import DequeModule
+import Foundation
 
 /// `infomanager.resolve` as a transform: adds the resolved fields and `resolve_state` to every
 /// sample that has the id field, keeping the samples' order.
@@ -16,12 +16,19 @@ import DequeModule
 /// stop`, the default: a resolver outage must not end an acquisition. Under `skip` such samples
 /// are dropped and reported, under `dead_letter` they go as they came to `<name>.dead`.
 public final class ResolveTransform: TransformPlugin, DeferredWork {
-    public typealias Configuration = ResolverSettings
+    /// The resolver's settings, and the prefix of the fields it adds.
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        var resolver = ResolverSettings()
+        @Setting("Put before every added field name (`info.` gives info.name, …).") var prefix = ""
+
+        public init() {}
+
+        public func validate() throws { try resolver.validate() }
+    }
 
     public static let typeName = "infomanager.resolve"
-    public static let summary = "Resolves ids (beacon, barcode, NFC) on an Info Manager service and adds name, description, url, … and resolve_state."
-    public static let configKeys = ResolverSettings.keys
-
+    public static let summary =
+        "Resolves ids (beacon, barcode, NFC) on an Info Manager service and adds name, description, url, … and resolve_state."
     /// A batch waiting for answers.
     private final class Pending {
         var batch: Batch
@@ -41,10 +48,10 @@ public final class ResolveTransform: TransformPlugin, DeferredWork {
     private let maxHeldSamples: Int
     private var context: StageContext?
 
-    public init(configuration: ResolverSettings, context: PluginContext) throws {
-        lifecycle = ResolverLifecycle(settings: configuration, context: context)
+    public init(configuration: Configuration, context: PluginContext) throws {
+        lifecycle = ResolverLifecycle(settings: configuration.resolver, context: context)
         fields = ResolvedFields(prefix: configuration.prefix)
-        maxHeldSamples = max(4096, 256 * configuration.maxInFlight)
+        maxHeldSamples = max(4096, 256 * configuration.resolver.maxInFlight)
     }
 
     public var acceptsInput: Bool { heldSamples < maxHeldSamples }

@@ -16,7 +16,8 @@ final class ResolverLifecycle {
     init(settings: ResolverSettings, context: PluginContext) {
         self.settings = settings
         cache = ResolveCache(ttl: settings.cache.ttl.value, maxEntries: settings.cache.maxEntries)
-        cacheFile = settings.cache.path.isEmpty
+        cacheFile =
+            settings.cache.path.isEmpty
             ? nil : ResolveCacheFile(path: context.resolve(settings.cache.path), settings: settings.cacheIdentity)
     }
 
@@ -32,13 +33,16 @@ final class ResolverLifecycle {
             if let why = loaded.ignored {
                 context.notice("cache file \(cacheFile.path) not used: \(why)")
             } else if !loaded.items.isEmpty || loaded.damaged > 0 {
-                context.notice("cache file \(cacheFile.path): \(loaded.items.count) answer(s) loaded" + (loaded.damaged > 0 ? ", \(loaded.damaged) damaged line(s) skipped" : ""))
+                context.notice(
+                    "cache file \(cacheFile.path): \(loaded.items.count) answer(s) loaded"
+                        + (loaded.damaged > 0 ? ", \(loaded.damaged) damaged line(s) skipped" : ""))
             }
         }
         if settings.enabled {
             let token = settings.tokenEnv.isEmpty ? nil : ProcessInfo.processInfo.environment[settings.tokenEnv]
             client = InfoManagerClient(
-                baseURL: settings.baseURL, languages: settings.languages, inputType: settings.inputType, token: token, timeout: settings.timeout.value,
+                baseURL: settings.baseURL, languages: settings.languages.tags, inputType: settings.inputType,
+                token: token, timeout: settings.timeout.value,
                 retries: settings.retries, backoff: settings.backoff.value, maxInFlight: settings.maxInFlight)
         }
         resolver = Resolver(client: client, cache: cache, maxInFlight: settings.maxInFlight, context: context)

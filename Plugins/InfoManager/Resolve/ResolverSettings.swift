@@ -1,148 +1,111 @@
 import DAQCore
 import Foundation
 
-/// The settings of `infomanager.resolve`, as transform and as sink (which adds `path`).
-public struct ResolverSettings: PluginConfiguration {
+/// The settings `infomanager.resolve` takes as transform and as sink: how to reach the service,
+/// what to ask it, and what to keep.
+public struct ResolverSettings: SettingGroup {
     /// How long answers stay fresh, how many are kept, and where they persist across runs.
-    public struct Cache: Sendable {
-        var ttl = Seconds(300)
-        var maxEntries = 100_000
-        /// Empty: the cache lives only as long as the run.
-        var path = ""
+    public struct Cache: SettingGroup {
+        @Setting("How long an answer stays fresh.") var ttl = Seconds(300)
+        @Setting("Answers kept; the oldest go first.") var maxEntries = 100_000
+        @Setting(type: "path", "A file that keeps answers across runs; unset, they last as long as the run.") var path =
+            ""
+
+        public init() {}
     }
 
-    var baseURL = ""
-    var idField = "id"
-    /// `nil`: ids of any type (a file mixing barcodes and beacons); nothing is sent or checked.
-    var inputType: InputType?
-    var languages = ["en"]
-    var enabled = true
-    var timeout = Seconds(2)
-    var maxInFlight = 8
-    var retries = 2
-    var backoff = Seconds(0.1)
+    @Setting(required: "The Info Manager service, e.g. http://127.0.0.1:8080 (https:// works too).") var baseURL: String
+    @Setting("The field holding the id to resolve; samples without it pass unchanged.") var idField = "id"
+    @Setting(
+        key: "input_type",
+        "What kind of id it is: sent with every request, and an answer of another type is not used (UNRESOLVED, a warning naming the id). Unset: ids of any kind, nothing sent or checked."
+    )
+    var inputTypeKey: InputTypeKey?
+    @Setting("Language tags in priority order (`[en, de]` or `en,de`).") var languages = LanguageList(["en"])
+    @Setting("false: nothing is looked up; samples pass with resolve_state UNRESOLVED.") var enabled = true
+    @Setting("Time allowed for one request before it counts as failed.") var timeout = Seconds(2)
+    @Setting("Requests open at once; more ids wait their turn.") var maxInFlight = 8
+    @Setting("Further attempts after a failed request (unreachable, timeout, 5xx, 429).") var retries = 2
+    @Setting("Wait before the first retry; doubled each time, with jitter.") var backoff = Seconds(0.1)
+    @Setting(
+        "Answers kept for `ttl`; `path` keeps them in a file across runs. Stale ones answer while the service is down."
+    )
     var cache = Cache()
-    var tokenEnv = ""
-    var prefix = ""
-    /// Sink only: the JSON Lines file of resolved elements.
-    var path = ""
+    @Setting("Environment variable holding a bearer token for the service.") var tokenEnv = ""
 
-    enum CodingKeys: String, CodingKey {
-        case baseURL = "base_url"
-        case idField = "id_field"
-        case inputType = "input_type"
-        case languages, enabled, timeout
-        case maxInFlight = "max_in_flight"
-        case retries, backoff, cache
-        case tokenEnv = "token_env"
-        case prefix, path
-    }
+    public init() {}
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        baseURL = try c.decode(String.self, forKey: .baseURL)
-        idField = try c.decodeIfPresent(String.self, forKey: .idField) ?? "id"
-        if let raw = try c.decodeIfPresent(String.self, forKey: .inputType) {
-            guard let type = InputType(rawValue: raw) else {
-                throw ConfigIssue(key: "input_type", "unknown input type '\(raw)'; expected beacon, barcode or nfc")
-            }
-            inputType = type
-        }
-        languages = try Self.decodeLanguages(c) ?? ["en"]
-        enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true
-        timeout = try c.decodeIfPresent(Seconds.self, forKey: .timeout) ?? Seconds(2)
-        maxInFlight = try c.decodeIfPresent(Int.self, forKey: .maxInFlight) ?? 8
-        retries = try c.decodeIfPresent(Int.self, forKey: .retries) ?? 2
-        backoff = try c.decodeIfPresent(Seconds.self, forKey: .backoff) ?? Seconds(0.1)
-        tokenEnv = try c.decodeIfPresent(String.self, forKey: .tokenEnv) ?? ""
-        prefix = try c.decodeIfPresent(String.self, forKey: .prefix) ?? ""
-        path = try c.decodeIfPresent(String.self, forKey: .path) ?? ""
-        if c.contains(.cache) { cache = try Self.decodeCache(c.superDecoder(forKey: .cache)) }
-    }
-
-    /// A list (`[en, de]`) or comma-separated text (`en,de`, as `${LANGUAGES}` gives it).
-    private static func decodeLanguages(_ c: KeyedDecodingContainer<CodingKeys>) throws -> [String]? {
-        guard c.contains(.languages) else { return nil }
-        if let list = try? c.decode([String].self, forKey: .languages) { return list }
-        let text = try c.decode(String.self, forKey: .languages)
-        return LanguagePriority.parse(text)
-    }
-
-    private static func decodeCache(_ decoder: any Decoder) throws -> Cache {
-        let c = try decoder.container(keyedBy: AnyKey.self)
-        let known = ["ttl", "max_entries", "path"]
-        for key in c.allKeys where !known.contains(key.stringValue) {
-            throw ConfigIssue(
-                key: "cache." + key.stringValue, "unknown key '\(key.stringValue)'; expected ttl, max_entries or path")
-        }
-        var cache = Cache()
-        cache.ttl = try c.decodeIfPresent(Seconds.self, forKey: AnyKey("ttl")) ?? cache.ttl
-        cache.maxEntries = try c.decodeIfPresent(Int.self, forKey: AnyKey("max_entries")) ?? cache.maxEntries
-        cache.path = try c.decodeIfPresent(String.self, forKey: AnyKey("path")) ?? ""
-        return cache
-    }
+    /// `nil`: ids of any type (a file mixing barcodes and beacons); nothing is sent or checked.
+    var inputType: InputType? { inputTypeKey?.type }
 
     public func validate() throws {
         guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
             ["http", "https"].contains(scheme),
             url.host?.isEmpty == false
         else {
-            throw ConfigIssue(
-                key: "base_url", "expected an http:// or https:// URL such as http://127.0.0.1:8080, found '\(baseURL)'"
+            throw $baseURL.issue(
+                "expected an http:// or https:// URL such as http://127.0.0.1:8080, found '\(baseURL)'"
             )
         }
-        if url.query != nil { throw ConfigIssue(key: "base_url", "must not have a query; languages go in 'languages'") }
-        if idField.isEmpty { throw ConfigIssue(key: "id_field", "must not be empty") }
-        if languages.isEmpty { throw ConfigIssue(key: "languages", "name at least one language, such as en") }
-        for tag in languages where !ElementFileProblems.isLanguageTag(tag) {
-            throw ConfigIssue(key: "languages", "'\(tag)' is not a language tag such as en, de or en-GB")
+        if url.query != nil { throw $baseURL.issue("must not have a query; languages go in 'languages'") }
+        if idField.isEmpty { throw $idField.issue("must not be empty") }
+        if languages.tags.isEmpty { throw $languages.issue("name at least one language, such as en") }
+        for tag in languages.tags where !ElementFileProblems.isLanguageTag(tag) {
+            throw $languages.issue("'\(tag)' is not a language tag such as en, de or en-GB")
         }
-        if !(timeout.value > 0) { throw ConfigIssue(key: "timeout", "must be more than 0 s") }
+        if !(timeout.value > 0) { throw $timeout.issue("must be more than 0 s") }
         if !(1...1024).contains(maxInFlight) {
-            throw ConfigIssue(key: "max_in_flight", "expected 1 to 1024, found \(maxInFlight)")
+            throw $maxInFlight.issue("expected 1 to 1024, found \(maxInFlight)")
         }
-        if !(0...10).contains(retries) { throw ConfigIssue(key: "retries", "expected 0 to 10, found \(retries)") }
-        if !(backoff.value >= 0) { throw ConfigIssue(key: "backoff", "must be 0 s or more") }
-        if !(cache.ttl.value >= 0) { throw ConfigIssue(key: "cache.ttl", "must be 0 s or more") }
-        if cache.maxEntries < 1 { throw ConfigIssue(key: "cache.max_entries", "must be at least 1") }
+        if !(0...10).contains(retries) { throw $retries.issue("expected 0 to 10, found \(retries)") }
+        if !(backoff.value >= 0) { throw $backoff.issue("must be 0 s or more") }
+        if !(cache.ttl.value >= 0) { throw cache.$ttl.issue("must be 0 s or more") }
+        if cache.maxEntries < 1 { throw cache.$maxEntries.issue("must be at least 1") }
         if !tokenEnv.isEmpty, ProcessInfo.processInfo.environment[tokenEnv] == nil {
-            throw ConfigIssue(
-                key: "token_env", "the environment variable \(tokenEnv) is not set; export the service's token in it")
+            throw $tokenEnv.issue(
+                "the environment variable \(tokenEnv) is not set; export the service's token in it")
         }
     }
 
     /// What cached answers depend on: a cache file made with other settings is not used.
     var cacheIdentity: String {
-        "\(baseURL) \(inputType?.rawValue ?? "any") \(languages.joined(separator: ","))"
+        "\(baseURL) \(inputType?.rawValue ?? "any") \(languages.tags.joined(separator: ","))"
     }
+}
 
-    static let keys: [ConfigKey] = [
-        .required("base_url", "string", "The Info Manager service, e.g. http://127.0.0.1:8080 (https:// works too)."),
-        ConfigKey(
-            "id_field", "string", default: "id",
-            "The field holding the id to resolve; samples without it pass unchanged."),
-        ConfigKey(
-            "input_type", InputType.allCases.map(\.rawValue).joined(separator: " | "),
-            "What kind of id it is: sent with every request, and an answer of another type is not used (UNRESOLVED, a warning naming the id). Unset: ids of any kind, nothing sent or checked."
-        ),
-        ConfigKey(
-            "languages", "[string] or text", default: "[en]", "Language tags in priority order (`[en, de]` or `en,de`)."
-        ),
-        ConfigKey(
-            "enabled", "bool", default: "true",
-            "false: nothing is looked up; samples pass with resolve_state UNRESOLVED."),
-        ConfigKey("timeout", "seconds", default: "2 s", "Time allowed for one request before it counts as failed."),
-        ConfigKey("max_in_flight", "int", default: "8", "Requests open at once; more ids wait their turn."),
-        ConfigKey(
-            "retries", "int", default: "2", "Further attempts after a failed request (unreachable, timeout, 5xx, 429)."),
-        ConfigKey(
-            "backoff", "seconds", default: "100 ms", "Wait before the first retry; doubled each time, with jitter."),
-        ConfigKey(
-            "cache", "{ttl, max_entries, path}", default: "{ttl: 5m, max_entries: 100000}",
-            "Answers kept for `ttl`; `path` keeps them in a file across runs. Stale ones answer while the service is down."
-        ),
-        ConfigKey("token_env", "string", "Environment variable holding a bearer token for the service."),
-        ConfigKey(
-            "prefix", "string", default: "\"\"", "Put before every added field name (`info.` gives info.name, …)."),
-    ]
+/// The `input_type` key: an ``InputType``, refused with the accepted ones when unknown.
+struct InputTypeKey: ConfigValue {
+    var type: InputType
+
+    static var configType: String { InputType.allCases.map(\.rawValue).joined(separator: " | ") }
+    var configText: String? { type.rawValue }
+
+    init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        guard let type = InputType(rawValue: raw) else {
+            let key = decoder.codingPath.map(\.stringValue).joined(separator: ".")
+            throw ConfigIssue(key: key, "unknown input type '\(raw)'; expected beacon, barcode or nfc")
+        }
+        self.type = type
+    }
+}
+
+/// Language tags in priority order, written as a list (`[en, de]`) or as comma-separated text
+/// (`en,de`, as `${LANGUAGES}` gives it).
+public struct LanguageList: ConfigValue, Sendable {
+    /// The tags, first preferred.
+    public var tags: [String]
+
+    public static var configType: String { "[string] or text" }
+    public var configText: String? { tags.configText }
+
+    init(_ tags: [String]) { self.tags = tags }
+
+    public init(from decoder: any Decoder) throws {
+        if let list = try? [String](from: decoder) {
+            tags = list
+        } else {
+            tags = LanguagePriority.parse(try decoder.singleValueContainer().decode(String.self))
+        }
+    }
 }

@@ -11,59 +11,44 @@ public enum ExecFailurePolicy: String, ConfigEnum, Sendable {
 }
 
 /// The settings every `exec` plugin shares.
-public struct ExecSettings: PluginConfiguration {
-    var command: [String] = []
-    var env: [String: String] = [:]
-    var cwd = ""
+public struct ExecSettings: PluginConfiguration, SettingGroup {
+    /// How long a transform's or sink's program may stay silent while owing output, unless `timeout` says.
+    static let hangTimeout = Seconds(30)
+
+    @Setting(required: "The program and its arguments, found on PATH: [python3, scale.py].") var command: [String]
+    @Setting("Environment variables added for the program.") var env: [String: String] = [:]
+    @Setting("Working directory of the program (relative to where daq runs).") var cwd = ""
+    @Setting(
+        whenUnset: "\(ExecSettings.hangTimeout.configText ?? "") (none for sources)",
+        "A program silent this long while owing output counts as hung.")
     var timeout: Seconds?
-    var onFailure = ExecFailurePolicy.fail
-    var restartDelay = Seconds(0.5)
-    var maxRestarts = 5
-    var maxLine = 16 << 20
-    var config: Value = .null
+    @Setting("What a program that exits, hangs or writes a bad line gets.") var onFailure = ExecFailurePolicy.fail
+    @Setting("Wait before the first restart; doubled each time up to 30 s.") var restartDelay = Seconds(0.5)
+    @Setting("Restarts allowed before the stage fails.") var maxRestarts = 5
+    @Setting(type: "int (bytes)", "A line from the program longer than this is an error.") var maxLine = 16 << 20
+    @Setting("Passed to the program in the hello line, as JSON.") var config = AnyValue(value: .null)
 
-    enum CodingKeys: String, CodingKey {
-        case command, env, cwd, timeout, onFailure = "on_failure", restartDelay = "restart_delay"
-        case maxRestarts = "max_restarts", maxLine = "max_line", config
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        command = try c.decode([String].self, forKey: .command)
-        env = try c.decodeIfPresent([String: String].self, forKey: .env) ?? [:]
-        cwd = try c.decodeIfPresent(String.self, forKey: .cwd) ?? ""
-        timeout = try c.decodeIfPresent(Seconds.self, forKey: .timeout)
-        onFailure = try c.decodeIfPresent(ExecFailurePolicy.self, forKey: .onFailure) ?? .fail
-        restartDelay = try c.decodeIfPresent(Seconds.self, forKey: .restartDelay) ?? Seconds(0.5)
-        maxRestarts = try c.decodeIfPresent(Int.self, forKey: .maxRestarts) ?? 5
-        maxLine = try c.decodeIfPresent(Int.self, forKey: .maxLine) ?? 16 << 20
-        config = try c.decodeIfPresent(AnyValue.self, forKey: .config)?.value ?? .null
-    }
+    public init() {}
 
     public func validate() throws {
-        if command.isEmpty || command[0].isEmpty { throw ConfigIssue(key: "command", "name the program and its arguments: [python3, transform.py]") }
-        if let timeout, !(timeout.value > 0) { throw ConfigIssue(key: "timeout", "must be more than 0 s") }
-        if !(restartDelay.value >= 0) { throw ConfigIssue(key: "restart_delay", "must be 0 s or more") }
-        if maxRestarts < 0 { throw ConfigIssue(key: "max_restarts", "must be 0 or more") }
-        if maxLine < 1024 { throw ConfigIssue(key: "max_line", "must be at least 1024 bytes") }
+        if command.isEmpty || command[0].isEmpty {
+            throw $command.issue("name the program and its arguments: [python3, transform.py]")
+        }
+        if let timeout, !(timeout.value > 0) { throw $timeout.issue("must be more than 0 s") }
+        if !(restartDelay.value >= 0) { throw $restartDelay.issue("must be 0 s or more") }
+        if maxRestarts < 0 { throw $maxRestarts.issue("must be 0 or more") }
+        if maxLine < 1024 { throw $maxLine.issue("must be at least 1024 bytes") }
     }
-
-    static let keys: [ConfigKey] = [
-        .required("command", "[string]", "The program and its arguments, found on PATH: [python3, scale.py]."),
-        ConfigKey("env", "{string: string}", "Environment variables added for the program."),
-        ConfigKey("cwd", "string", "Working directory of the program (relative to where daq runs)."),
-        ConfigKey("timeout", "seconds", default: "30 s (none for sources)", "A program silent this long while owing output counts as hung."),
-        ConfigKey("on_failure", ExecFailurePolicy.choices, default: "fail", "What a program that exits, hangs or writes a bad line gets."),
-        ConfigKey("restart_delay", "seconds", default: "500 ms", "Wait before the first restart; doubled each time up to 30 s."),
-        ConfigKey("max_restarts", "int", default: "5", "Restarts allowed before the stage fails."),
-        ConfigKey("max_line", "int (bytes)", default: "16777216", "A line from the program longer than this is an error."),
-        ConfigKey("config", "any", "Passed to the program in the hello line, as JSON."),
-    ]
 }
 
 /// Any YAML value, decoded into a ``Value`` for the program's `config`.
-struct AnyValue: Decodable {
+struct AnyValue: ConfigValue {
     var value: Value
+
+    static var configType: String { "any" }
+    var configText: String? { nil }
+
+    init(value: Value) { self.value = value }
 
     init(from decoder: any Decoder) throws {
         if let map = try? decoder.container(keyedBy: AnyKey.self) {

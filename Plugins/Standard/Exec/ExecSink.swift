@@ -7,7 +7,6 @@ public final class ExecSink: SinkPlugin, DeferredWork {
     public typealias Configuration = ExecSettings
     public static let typeName = "exec"
     public static let summary = "Runs a program as a sink: samples as JSON Lines on its stdin, acknowledged per batch."
-    public static let configKeys = ExecSettings.keys
 
     private let settings: ExecSettings
     private let baseDirectory: String
@@ -24,7 +23,9 @@ public final class ExecSink: SinkPlugin, DeferredWork {
     public var hasPendingWork: Bool { !supervisor.done && !unacked.isEmpty }
 
     public func start(context: StageContext) throws {
-        supervisor = ExecSupervisor(settings: settings, role: .sink, context: context, baseDirectory: baseDirectory, defaultTimeout: 30)
+        supervisor = ExecSupervisor(
+            settings: settings, role: .sink, context: context, baseDirectory: baseDirectory,
+            defaultTimeout: ExecSettings.hangTimeout.value)
         supervisor.started = { [weak self] p in
             guard let self else { return }
             let bytes = unacked.resend()
@@ -64,7 +65,7 @@ public final class ExecSink: SinkPlugin, DeferredWork {
     public func finish(context: StageContext) throws {
         // The run's last step marker is written after the input ended: stdin closes only now.
         inputClosed = true
-        supervisor.process?.drainUntilExit(timeout: settings.timeout?.value ?? 30)
+        supervisor.process?.drainUntilExit(timeout: (settings.timeout ?? ExecSettings.hangTimeout).value)
         supervisor.stop()
         if let failure = supervisor.failure { throw ExecError(failure) }
     }

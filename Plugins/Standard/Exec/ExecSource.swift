@@ -7,7 +7,6 @@ public final class ExecSource: SourcePlugin {
     public typealias Configuration = ExecSettings
     public static let typeName = "exec"
     public static let summary = "Runs a program as a source: each JSON Lines object on its stdout is a sample."
-    public static let configKeys = ExecSettings.keys
 
     private let settings: ExecSettings
     private let baseDirectory: String
@@ -21,13 +20,15 @@ public final class ExecSource: SourcePlugin {
 
     public func start(context: StageContext) throws {
         // A quiet source is not a hung one: no watchdog unless asked for.
-        supervisor = ExecSupervisor(settings: settings, role: .source, context: context, baseDirectory: baseDirectory, defaultTimeout: nil)
+        supervisor = ExecSupervisor(
+            settings: settings, role: .source, context: context, baseDirectory: baseDirectory, defaultTimeout: nil)
         supervisor.readsOnItsOwn = false
         supervisor.message = { [weak self, weak context] m in
             guard let self, let context else { return }
             switch m {
             case .sample(let meta, let fields):
-                ExecProtocol.append(meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &batch)
+                ExecProtocol.append(
+                    meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &batch)
             case .ack:
                 break
             case .error(let text):

@@ -31,7 +31,9 @@ final class ExecSupervisor {
     /// Whether the program's output is read as it comes (transforms, sinks).
     var readsOnItsOwn = true
 
-    init(settings: ExecSettings, role: PluginKind, context: StageContext, baseDirectory: String, defaultTimeout: Double?) {
+    init(
+        settings: ExecSettings, role: PluginKind, context: StageContext, baseDirectory: String, defaultTimeout: Double?
+    ) {
         self.settings = settings
         self.role = role
         self.context = context
@@ -51,7 +53,9 @@ final class ExecSupervisor {
             self.ended(p, end)
         }
         process = p
-        try p.start(hello: ExecProtocol.hello(role: role, component: context.name, pipeline: context.pipelineName, config: settings.config))
+        try p.start(
+            hello: ExecProtocol.hello(
+                role: role, component: context.name, pipeline: context.pipelineName, config: settings.config.value))
         started(p)
         armWatchdog()
     }

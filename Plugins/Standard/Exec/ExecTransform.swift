@@ -10,7 +10,6 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
     public typealias Configuration = ExecSettings
     public static let typeName = "exec"
     public static let summary = "Runs a program as a transform: samples in and out as JSON Lines on stdin/stdout."
-    public static let configKeys = ExecSettings.keys
 
     private let settings: ExecSettings
     private let baseDirectory: String
@@ -29,7 +28,9 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
     public var hasPendingWork: Bool { !supervisor.done && (!unacked.isEmpty || inputClosed) }
 
     public func start(context: StageContext) throws {
-        supervisor = ExecSupervisor(settings: settings, role: .transform, context: context, baseDirectory: baseDirectory, defaultTimeout: 30)
+        supervisor = ExecSupervisor(
+            settings: settings, role: .transform, context: context, baseDirectory: baseDirectory,
+            defaultTimeout: ExecSettings.hangTimeout.value)
         supervisor.started = { [weak self] p in
             guard let self else { return }
             output = Batch()
@@ -63,7 +64,8 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
     private func received(_ message: ExecProtocol.Message, context: StageContext) {
         switch message {
         case .sample(let meta, let fields):
-            ExecProtocol.append(meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &output)
+            ExecProtocol.append(
+                meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &output)
         case .ack(let n):
             let (_, wake) = unacked.ack(n)
             context.emit(output)

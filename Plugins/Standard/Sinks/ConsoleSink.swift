@@ -10,25 +10,15 @@ public final class ConsoleSink: SinkPlugin {
         case text, json
     }
 
-    public struct Configuration: PluginConfiguration {
-        var format: Format = .text
-        var fields: [String]?
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("text: one aligned line per sample; json: JSON Lines.") var format = Format.text
+        @Setting("Only these fields (text format).") var fields: [String]?
 
-        enum CodingKeys: String, CodingKey { case format, fields }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .text
-            fields = try c.decodeIfPresent([String].self, forKey: .fields)
-        }
+        public init() {}
     }
 
     public static let typeName = "console"
     public static let summary = "Prints samples to standard output, readable (text) or as JSON Lines (json)."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("format", Format.choices, default: "text", "text: one aligned line per sample; json: JSON Lines."),
-        ConfigKey("fields", "[string]", "Only these fields (text format)."),
-    ]
 
     private let config: Configuration
     private let out = OutputFile(descriptor: STDOUT_FILENO, name: "<stdout>")
@@ -40,9 +30,10 @@ public final class ConsoleSink: SinkPlugin {
 
     public func write(_ batch: Batch, context: StageContext) throws {
         let before = out.bytesWritten
+        let json = config.format == .json
         try out.withBuffer { buffer in
             for row in 0..<batch.count {
-                if config.format == .json {
+                if json {
                     SampleJSON.appendLine(batch, row: row, to: &buffer)
                 } else {
                     appendText(batch, row: row, to: &buffer)
@@ -81,10 +72,13 @@ public final class ConsoleSink: SinkPlugin {
         out.append(contentsOf: " s  ".utf8)
         switch batch.kinds[row] {
         case .marker:
-            if let kind = batch.column(ClockPause.markerField).flatMap({ $0.isAbsent(row) ? nil : $0[row].stringValue }) {
+            if let kind = batch.column(ClockPause.markerField).flatMap({ $0.isAbsent(row) ? nil : $0[row].stringValue })
+            {
                 // A pause or resume marker: its wall time, and how long the pause lasted.
                 out.append(contentsOf: "── \(kind) at \(ISODate.string(batch.timestamps[row]))".utf8)
-                if let paused = batch.column(ClockPause.pausedSecondsField).flatMap({ $0.isAbsent(row) ? nil : $0[row].doubleValue }) {
+                if let paused = batch.column(ClockPause.pausedSecondsField).flatMap({
+                    $0.isAbsent(row) ? nil : $0[row].doubleValue
+                }) {
                     out.append(contentsOf: " after ".utf8)
                     NumberFormatting.appendFixed(paused, decimals: 3, to: &out)
                     out.append(contentsOf: " s paused".utf8)

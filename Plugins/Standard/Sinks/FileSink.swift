@@ -11,49 +11,29 @@ public final class FileSink: SinkPlugin {
         case auto, jsonl, csv
     }
 
-    public struct Configuration: PluginConfiguration {
-        var path: String
-        var format: Format = .auto
-        var append = false
-        var sync = false
-        var fields: [String]?
-        var decimals: Int?
-        var metadata = true
-        var markers = true
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "The file to write; parent directories are created.") var path: String
+        @Setting("auto: csv for *.csv, else JSON Lines.") var format = Format.auto
+        @Setting("Append instead of replacing the file.") var append = false
+        @Setting("fsync on every flush: delivered means on disk.") var sync = false
+        @Setting("Only these fields, in this order (uptime, timestamp, stepPath, kind allowed).") var fields: [String]?
+        @Setting("Write numbers with exactly this many decimals (like %.6f).") var decimals: Int?
+        @Setting("Write uptime, timestamp, stepPath and kind besides the fields.") var metadata = true
+        @Setting("Write step-marker rows.") var markers = true
 
-        enum CodingKeys: String, CodingKey { case path, format, append, sync, fields, decimals, metadata, markers }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .auto
-            append = try c.decodeIfPresent(Bool.self, forKey: .append) ?? false
-            sync = try c.decodeIfPresent(Bool.self, forKey: .sync) ?? false
-            fields = try c.decodeIfPresent([String].self, forKey: .fields)
-            decimals = try c.decodeIfPresent(Int.self, forKey: .decimals)
-            metadata = try c.decodeIfPresent(Bool.self, forKey: .metadata) ?? true
-            markers = try c.decodeIfPresent(Bool.self, forKey: .markers) ?? true
-        }
+        public init() {}
 
         public func validate() throws {
-            if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
-            if let decimals, !(0...17).contains(decimals) { throw ConfigIssue(key: "decimals", "must be 0 to 17, found \(decimals)") }
-            if let fields, fields.isEmpty { throw ConfigIssue(key: "fields", "name at least one field") }
+            if path.isEmpty { throw $path.issue("must not be empty") }
+            if let decimals, !(0...17).contains(decimals) {
+                throw $decimals.issue("must be 0 to 17, found \(decimals)")
+            }
+            if let fields, fields.isEmpty { throw $fields.issue("name at least one field") }
         }
     }
 
     public static let typeName = "file"
     public static let summary = "Writes samples to a JSON Lines or CSV file (buffered; `-` is standard output)."
-    public static let configKeys: [ConfigKey] = [
-        .required("path", "string", "The file to write; parent directories are created."),
-        ConfigKey("format", Format.choices, default: "auto", "auto: csv for *.csv, else JSON Lines."),
-        ConfigKey("append", "bool", default: "false", "Append instead of replacing the file."),
-        ConfigKey("sync", "bool", default: "false", "fsync on every flush: delivered means on disk."),
-        ConfigKey("fields", "[string]", "Only these fields, in this order (uptime, timestamp, stepPath, kind allowed)."),
-        ConfigKey("decimals", "int", "Write numbers with exactly this many decimals (like %.6f)."),
-        ConfigKey("metadata", "bool", default: "true", "Write uptime, timestamp, stepPath and kind besides the fields."),
-        ConfigKey("markers", "bool", default: "true", "Write step-marker rows."),
-    ]
 
     private let config: Configuration
     private let path: String
@@ -86,7 +66,8 @@ public final class FileSink: SinkPlugin {
         path = context.resolve(configuration.path)
         csv = configuration.format == .csv || (configuration.format == .auto && configuration.path.hasSuffix(".csv"))
         fixedLayout = configuration.fields.map { fields in
-            RowLayout(names: (configuration.metadata ? RowLayout.metadata.filter { !fields.contains($0) } : []) + fields)
+            RowLayout(
+                names: (configuration.metadata ? RowLayout.metadata.filter { !fields.contains($0) } : []) + fields)
         }
     }
 
@@ -137,7 +118,9 @@ public final class FileSink: SinkPlugin {
             if !csvHeaderPending {
                 for c in batch.columns where !order.fields.contains(c.name) && !excluded.contains(c.name) {
                     if warned.insert(c.name).inserted {
-                        context.warn("field '\(c.name)' first appeared after the CSV header went to standard output; it is not written (name it in `fields`)")
+                        context.warn(
+                            "field '\(c.name)' first appeared after the CSV header went to standard output; it is not written (name it in `fields`)"
+                        )
                     }
                 }
                 return
@@ -171,15 +154,18 @@ public final class FileSink: SinkPlugin {
         }
         // JSON Lines: each sample with the fields it has, whatever the batch holds besides.
         let plain = config.fields == nil && config.metadata && config.decimals == nil
-        let layout = fixedLayout ?? RowLayout(names: (config.metadata ? RowLayout.metadata : []) + batch.columns.map(\.name))
+        let layout =
+            fixedLayout ?? RowLayout(names: (config.metadata ? RowLayout.metadata : []) + batch.columns.map(\.name))
         let sources = plain ? [] : layout.sources(in: batch)
+        let markers = config.markers
+        let decimals = config.decimals
         try file.withBuffer { out in
             for row in 0..<batch.count {
-                if batch.kinds[row] == .marker && !config.markers { continue }
+                if batch.kinds[row] == .marker && !markers { continue }
                 if plain {
                     SampleJSON.appendLine(batch, row: row, to: &out)
                 } else {
-                    layout.appendJSON(batch, row: row, sources: sources, decimals: config.decimals, to: &out)
+                    layout.appendJSON(batch, row: row, sources: sources, decimals: decimals, to: &out)
                 }
                 undelivered += 1
             }
@@ -206,7 +192,9 @@ public final class FileSink: SinkPlugin {
             try csvFile.finish(header: header, width: layout.names.count)
             if csvFile.keepsParts {
                 let parts = csvFile.parts.dropFirst().map(\.path).joined(separator: ", ")
-                context.warn("fields appeared while appending to \(path), whose header is an earlier run's: the rows with them are in \(parts)")
+                context.warn(
+                    "fields appeared while appending to \(path), whose header is an earlier run's: the rows with them are in \(parts)"
+                )
             }
         } else {
             try jsonFile?.sync()

@@ -2,11 +2,12 @@ import DAQCore
 
 /// Discards samples, counting them: for benchmarks and for trying a pipeline's upstream.
 public final class NullSink: SinkPlugin {
-    public struct Configuration: PluginConfiguration {}
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        public init() {}
+    }
 
     public static let typeName = "null"
     public static let summary = "Discards samples (counted in the summary); for benchmarks."
-    public static let configKeys: [ConfigKey] = []
 
     public init(configuration: Configuration, context: PluginContext) throws {}
 

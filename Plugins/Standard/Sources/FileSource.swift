@@ -10,38 +10,26 @@ public enum OnBadRow: String, ConfigEnum, Sendable {
 
 /// Streams samples from a JSON Lines or CSV file, in constant memory.
 public final class FileSource: SourcePlugin {
-    public struct Configuration: PluginConfiguration {
-        var path: String
-        var format: RecordDecoder.Format = .auto
-        var delimiter: String = ","
-        var timeField: String?
-        var rate: Double?
-        var onBadRow: OnBadRow = .fail
-        var nan: NonFinitePolicy = .fail
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "The file to read.") var path: String
+        @Setting("auto: '{' starts JSON Lines, else CSV with a header.") var format = RecordDecoder.Format.auto
+        @Setting("CSV cell delimiter (one character, or \\t).") var delimiter = ","
+        @Setting("Field holding seconds; uptime counts from its first value.") var timeField: String?
+        @Setting(type: "double (Hz)", "When records carry no time: sample i is at i / rate.") var rate: Double?
+        @Setting(
+            "fail stops at a bad line, or at gzip data cut short or damaged; skip reports and skips it, and ends the file at the damage."
+        )
+        var onBadRow = OnBadRow.fail
+        @Setting(NonFinitePolicy.key.doc) var nan = NonFinitePolicy.fail
 
-        enum CodingKeys: String, CodingKey {
-            case path, format, delimiter, rate, nan
-            case timeField = "time_field"
-            case onBadRow = "on_bad_row"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            format = try c.decodeIfPresent(RecordDecoder.Format.self, forKey: .format) ?? .auto
-            delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter) ?? ","
-            timeField = try c.decodeIfPresent(String.self, forKey: .timeField)
-            rate = try c.decodeIfPresent(Double.self, forKey: .rate)
-            onBadRow = try c.decodeIfPresent(OnBadRow.self, forKey: .onBadRow) ?? .fail
-            nan = try c.decodeIfPresent(NonFinitePolicy.self, forKey: .nan) ?? .fail
-        }
+        public init() {}
 
         public func validate() throws {
-            if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
+            if path.isEmpty { throw $path.issue("must not be empty") }
             if delimiter.utf8.count != 1 && delimiter != "\\t" {
-                throw ConfigIssue(key: "delimiter", "expected one character such as ',', ';' or '\\t'")
+                throw $delimiter.issue("expected one character such as ',', ';' or '\\t'")
             }
-            if let rate, !(rate > 0) { throw ConfigIssue(key: "rate", "must be greater than 0 Hz") }
+            if let rate, !(rate > 0) { throw $rate.issue("must be greater than 0 Hz") }
         }
 
         var delimiterByte: UInt8 { delimiter == "\\t" ? 0x09 : delimiter.utf8.first! }
@@ -49,17 +37,6 @@ public final class FileSource: SourcePlugin {
 
     public static let typeName = "file"
     public static let summary = "Samples from a JSON Lines or CSV file, streamed in constant memory."
-    public static let configKeys: [ConfigKey] = [
-        .required("path", "string", "The file to read."),
-        ConfigKey("format", RecordDecoder.Format.choices, default: "auto", "auto: '{' starts JSON Lines, else CSV with a header."),
-        ConfigKey("delimiter", "string", default: ",", "CSV cell delimiter (one character, or \\t)."),
-        ConfigKey("time_field", "string", "Field holding seconds; uptime counts from its first value."),
-        ConfigKey("rate", "double (Hz)", "When records carry no time: sample i is at i / rate."),
-        ConfigKey(
-            "on_bad_row", OnBadRow.choices, default: "fail",
-            "fail stops at a bad line, or at gzip data cut short or damaged; skip reports and skips it, and ends the file at the damage."),
-        NonFinitePolicy.key,
-    ]
 
     /// Lines dropped under `nan: skip` reported one by one; the rest are counted.
     static let reportLimit = 20
@@ -76,7 +53,8 @@ public final class FileSource: SourcePlugin {
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
         path = context.resolve(configuration.path)
-        decoder = RecordDecoder(format: configuration.format, delimiter: configuration.delimiterByte, timeField: configuration.timeField)
+        decoder = RecordDecoder(
+            format: configuration.format, delimiter: configuration.delimiterByte, timeField: configuration.timeField)
         timing = RecordTiming(timeField: configuration.timeField, rate: configuration.rate)
     }
 
@@ -114,7 +92,8 @@ public final class FileSource: SourcePlugin {
                 let skips = config.onBadRow == .skip
                 let uptime = batch.uptimes.last ?? 0
                 let handled = try deferring(batchIsEmpty: batch.isEmpty) {
-                    try context.badInput(raw: place, uptime: uptime, message: "\(damage)", pluginSkips: skips, failure: damage)
+                    try context.badInput(
+                        raw: place, uptime: uptime, message: "\(damage)", pluginSkips: skips, failure: damage)
                 }
                 guard handled else { return .more }
                 self.reader = nil
@@ -136,7 +115,8 @@ public final class FileSource: SourcePlugin {
                 let uptime = batch.uptimes.last ?? 0
                 let handled = try deferring(batchIsEmpty: batch.isEmpty) {
                     try context.badInput(
-                        raw: bad.raw, uptime: uptime, message: message, pluginSkips: skips, failure: RecordError(message: message))
+                        raw: bad.raw, uptime: uptime, message: message, pluginSkips: skips,
+                        failure: RecordError(message: message))
                 }
                 guard handled else { return .more }
                 continue

@@ -14,43 +14,24 @@ public final class StdinSource: SourcePlugin {
         case jsonl, csv, text
     }
 
-    public struct Configuration: PluginConfiguration {
-        var format: Format = .jsonl
-        var delimiter: String = ","
-        var field: String = "line"
-        var onBadRow: OnBadRow = .fail
-        var nan: NonFinitePolicy = .fail
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("How each line is read; text puts the line in `field`.") var format = Format.jsonl
+        @Setting("CSV cell delimiter.") var delimiter = ","
+        @Setting("For text: the field holding the line.") var field = "line"
+        @Setting("fail stops at a bad line; skip reports and skips it.") var onBadRow = OnBadRow.fail
+        @Setting(NonFinitePolicy.key.doc) var nan = NonFinitePolicy.fail
 
-        enum CodingKeys: String, CodingKey {
-            case format, delimiter, field, nan
-            case onBadRow = "on_bad_row"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            format = try c.decodeIfPresent(Format.self, forKey: .format) ?? .jsonl
-            delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter) ?? ","
-            field = try c.decodeIfPresent(String.self, forKey: .field) ?? "line"
-            onBadRow = try c.decodeIfPresent(OnBadRow.self, forKey: .onBadRow) ?? .fail
-            nan = try c.decodeIfPresent(NonFinitePolicy.self, forKey: .nan) ?? .fail
-        }
+        public init() {}
 
         public func validate() throws {
             if delimiter.utf8.count != 1 && delimiter != "\\t" {
-                throw ConfigIssue(key: "delimiter", "expected one character such as ',', ';' or '\\t'")
+                throw $delimiter.issue("expected one character such as ',', ';' or '\\t'")
             }
         }
     }
 
     public static let typeName = "stdin"
     public static let summary = "Samples from standard input (JSON Lines, CSV or text), stamped on arrival."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("format", Format.choices, default: "jsonl", "How each line is read; text puts the line in `field`."),
-        ConfigKey("delimiter", "string", default: ",", "CSV cell delimiter."),
-        ConfigKey("field", "string", default: "line", "For text: the field holding the line."),
-        ConfigKey("on_bad_row", OnBadRow.choices, default: "fail", "fail stops at a bad line; skip reports and skips it."),
-        NonFinitePolicy.key,
-    ]
 
     private let config: Configuration
     private let reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
@@ -82,7 +63,9 @@ public final class StdinSource: SourcePlugin {
                     decoded = (Fields(), [config.field: .string(String(decoding: line, as: UTF8.self))])
                     return
                 }
-                do { decoded = try decoder.decode(line) } catch { bad = ("\(error)", String(decoding: line, as: UTF8.self)) }
+                do { decoded = try decoder.decode(line) } catch {
+                    bad = ("\(error)", String(decoding: line, as: UTF8.self))
+                }
                 guard let record = decoded else { return }
                 switch RecordDecoder.verdict(record, policy: config.nan) {
                 case .pass: break
@@ -92,7 +75,9 @@ public final class StdinSource: SourcePlugin {
             }
             switch result {
             case .end:
-                if droppedLines > 0 { context.notice("dropped \(droppedLines) line(s) holding NaN or inf in all (nan: skip)") }
+                if droppedLines > 0 {
+                    context.notice("dropped \(droppedLines) line(s) holding NaN or inf in all (nan: skip)")
+                }
                 return .finished
             case .wouldBlock:
                 if batch.isEmpty {
@@ -104,7 +89,9 @@ public final class StdinSource: SourcePlugin {
             }
             if let dropped {
                 droppedLines += 1
-                if droppedLines <= FileSource.reportLimit { context.warn("dropped <stdin>:\(reader.lineNumber): \(dropped)") }
+                if droppedLines <= FileSource.reportLimit {
+                    context.warn("dropped <stdin>:\(reader.lineNumber): \(dropped)")
+                }
                 continue
             }
             if let bad {

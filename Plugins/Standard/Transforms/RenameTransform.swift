@@ -2,18 +2,21 @@ import DAQCore
 
 /// Renames fields.
 public final class RenameTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var fields: [String: String]
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "Old name → new name.") var fields: [String: String]
+
+        public init() {}
 
         public func validate() throws {
-            if fields.isEmpty { throw ConfigIssue(key: "fields", "must map at least one old name to a new one") }
-            for (from, to) in fields where to.isEmpty { throw ConfigIssue(key: "fields.\(from)", "the new name is empty") }
+            if fields.isEmpty { throw $fields.issue("must map at least one old name to a new one") }
+            for (from, to) in fields where to.isEmpty {
+                throw ConfigIssue(key: "fields.\(from)", "the new name is empty")
+            }
         }
     }
 
     public static let typeName = "rename"
     public static let summary = "Renames fields: `fields: {old: new}`."
-    public static let configKeys: [ConfigKey] = [.required("fields", "{string: string}", "Old name → new name.")]
 
     private let pairs: [(String, String)]
 

@@ -2,15 +2,17 @@ import DAQCore
 
 /// Keeps only the named fields (in that order), or drops the named ones.
 public final class SelectTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var fields: [String]?
-        var drop: [String]?
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting("Fields to keep, in output order.") var fields: [String]?
+        @Setting("Fields to remove (instead of `fields`).") var drop: [String]?
+
+        public init() {}
 
         public func validate() throws {
             switch (fields, drop) {
-            case (nil, nil): throw ConfigIssue(key: "fields", "give 'fields' to keep or 'drop' to remove")
-            case (.some, .some): throw ConfigIssue(key: "drop", "give either 'fields' or 'drop', not both")
-            case (.some(let f), nil) where f.isEmpty: throw ConfigIssue(key: "fields", "must name at least one field")
+            case (nil, nil): throw $fields.issue("give 'fields' to keep or 'drop' to remove")
+            case (.some, .some): throw $drop.issue("give either 'fields' or 'drop', not both")
+            case (.some(let f), nil) where f.isEmpty: throw $fields.issue("must name at least one field")
             default: break
             }
         }
@@ -18,10 +20,6 @@ public final class SelectTransform: TransformPlugin {
 
     public static let typeName = "select"
     public static let summary = "Keeps the named fields in the given order, or drops the named ones."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("fields", "[string]", "Fields to keep, in output order."),
-        ConfigKey("drop", "[string]", "Fields to remove (instead of `fields`)."),
-    ]
 
     private let keep: [String]?
     private let drop: Set<String>

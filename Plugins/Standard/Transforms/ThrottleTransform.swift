@@ -4,17 +4,18 @@ import DAQCore
 ///
 /// Time is the samples' own run-clock time, so the result is the same live and replayed.
 public final class ThrottleTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration {
-        var rate: Double
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(type: "double (samples/s)", required: "The most samples per second.") var rate: Double
+
+        public init() {}
 
         public func validate() throws {
-            if !(rate > 0) || !rate.isFinite { throw ConfigIssue(key: "rate", "must be greater than 0 samples/s, found \(rate)") }
+            if !(rate > 0) || !rate.isFinite { throw $rate.issue("must be greater than 0 samples/s, found \(rate)") }
         }
     }
 
     public static let typeName = "throttle"
     public static let summary = "Passes at most `rate` samples per second of run-clock time."
-    public static let configKeys: [ConfigKey] = [.required("rate", "double (samples/s)", "The most samples per second.")]
 
     private let interval: Double
     private var next = -Double.infinity

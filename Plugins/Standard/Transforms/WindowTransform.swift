@@ -10,67 +10,46 @@ public final class WindowTransform: TransformPlugin {
         case count, mean, min, max, std, first, last
     }
 
-    public struct Configuration: PluginConfiguration {
-        var size: Seconds
-        var slide: Seconds?
-        var fields: [String]
-        var stats: [Statistic]
-        var groupBy: String?
-        var grace: Seconds
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        @Setting(required: "Window length (2.5, 500ms, 2s, 1m).") var size: Seconds
+        @Setting(whenUnset: "size", "Step between window starts; less than size makes sliding windows.") var slide:
+            Seconds?
+        @Setting("The field to aggregate.") var field: String?
+        @Setting("Several fields to aggregate (instead of `field`).") var fields: [String]?
+        @Setting(
+            "Statistics per field; output `<field>_<stat>`. NaN and inf values are left out of mean, min, max and std, and reported."
+        )
+        var stats: [Statistic] = [.count, .mean, .min, .max]
+        @Setting("A key field (or stepPath): one result per window and key value.") var groupBy: String?
+        @Setting("When no data comes, a window closes this long after its end on the run clock.") var grace = Seconds(
+            0.25)
 
-        enum CodingKeys: String, CodingKey {
-            case size, slide, field, fields, stats, grace
-            case groupBy = "group_by"
-        }
+        public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            size = try c.decode(Seconds.self, forKey: .size)
-            slide = try c.decodeIfPresent(Seconds.self, forKey: .slide)
-            if let one = try c.decodeIfPresent(String.self, forKey: .field) {
-                if c.contains(.fields) { throw ConfigIssue(key: "fields", "give either 'field' or 'fields', not both") }
-                fields = [one]
-            } else {
-                fields = try c.decodeIfPresent([String].self, forKey: .fields) ?? []
-            }
-            stats = try c.decodeIfPresent([Statistic].self, forKey: .stats) ?? [.count, .mean, .min, .max]
-            groupBy = try c.decodeIfPresent(String.self, forKey: .groupBy)
-            grace = try c.decodeIfPresent(Seconds.self, forKey: .grace) ?? 0.25
-        }
+        /// The fields to aggregate, from `field` or `fields`.
+        var aggregated: [String] { field.map { [$0] } ?? fields ?? [] }
 
         public func validate() throws {
+            if field != nil, fields != nil { throw $fields.issue("give either 'field' or 'fields', not both") }
             if !(size.value > 0) || !size.value.isFinite {
-                throw ConfigIssue(key: "size", "a window must last more than 0 s, found \(size.value) s")
+                throw $size.issue("a window must last more than 0 s, found \(size.value) s")
             }
             if let slide {
-                if !(slide.value > 0) { throw ConfigIssue(key: "slide", "must be more than 0 s, found \(slide.value) s") }
+                if !(slide.value > 0) { throw $slide.issue("must be more than 0 s, found \(slide.value) s") }
                 if slide.value > size.value {
-                    throw ConfigIssue(key: "slide", "must not exceed size (\(size.value) s): samples between windows would be lost")
+                    throw $slide.issue("must not exceed size (\(size.value) s): samples between windows would be lost")
                 }
             }
-            if grace.value < 0 { throw ConfigIssue(key: "grace", "must be 0 s or more, found \(grace.value) s") }
-            if stats.isEmpty { throw ConfigIssue(key: "stats", "must name at least one statistic") }
-            if fields.isEmpty && stats.contains(where: { $0 != .count }) {
-                throw ConfigIssue(key: "fields", "name the field(s) to aggregate, or use stats: [count]")
+            if grace.value < 0 { throw $grace.issue("must be 0 s or more, found \(grace.value) s") }
+            if stats.isEmpty { throw $stats.issue("must name at least one statistic") }
+            if aggregated.isEmpty && stats.contains(where: { $0 != .count }) {
+                throw $fields.issue("name the field(s) to aggregate, or use stats: [count]")
             }
         }
     }
 
     public static let typeName = "window"
     public static let summary = "Tumbling or sliding windows on the run clock: count, mean, min, max, std, first, last."
-    public static let configKeys: [ConfigKey] = [
-        .required("size", "seconds", "Window length (2.5, 500ms, 2s, 1m)."),
-        ConfigKey("slide", "seconds", default: "size", "Step between window starts; less than size makes sliding windows."),
-        ConfigKey("field", "string", "The field to aggregate."),
-        ConfigKey("fields", "[string]", "Several fields to aggregate (instead of `field`)."),
-        ConfigKey(
-            "stats", "[\(Statistic.choices)]", default: "[count, mean, min, max]",
-            "Statistics per field; output `<field>_<stat>`. NaN and inf values are left out of mean, min, max and std, and reported."),
-        ConfigKey("group_by", "string", "A key field (or stepPath): one result per window and key value."),
-        ConfigKey(
-            "grace", "seconds", default: "0.25",
-            "When no data comes, a window closes this long after its end on the run clock."),
-    ]
 
     private let size: Double
     private let slide: Double
@@ -88,7 +67,7 @@ public final class WindowTransform: TransformPlugin {
     public init(configuration: Configuration, context: PluginContext) throws {
         size = configuration.size.value
         slide = configuration.slide?.value ?? configuration.size.value
-        fields = configuration.fields
+        fields = configuration.aggregated
         stats = configuration.stats
         groupBy = configuration.groupBy
         grace = configuration.grace.value
@@ -105,14 +84,17 @@ public final class WindowTransform: TransformPlugin {
             let last = Int64((u / slide + 1e-9).rounded(.down))
             let first = Int64(((u - size) / slide + 1e-9).rounded(.down)) + 1
             // `stepPath` groups by the sample's step when no field has that name.
-            let key = groupColumn.map { batch.columns[$0][row] } ?? (groupBy == "stepPath" ? .string(batch.stepPaths[row]) : .null)
+            let key =
+                groupColumn.map { batch.columns[$0][row] }
+                ?? (groupBy == "stepPath" ? .string(batch.stepPaths[row]) : .null)
             // Windows start at 0: none reaches back before the run began.
             let lowest = Swift.max(first, nextIndex, u >= 0 ? 0 : first)
             guard lowest <= last else { continue }
             var nonFinite: Int?
             for k in lowest...last {
                 let slot = openSlot(k)
-                nonFinite = open[slot].groups.add(key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
+                nonFinite = open[slot].groups.add(
+                    key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
             }
             if let f = nonFinite { noteNonFinite(fields[f], uptime: u, context: context) }
         }
@@ -141,7 +123,8 @@ public final class WindowTransform: TransformPlugin {
         nonFiniteInputs += 1
         guard nonFiniteInputs <= Self.reportLimit else { return }
         context.warn(
-            "\(field) is NaN or inf at uptime \(String((uptime * 1000).rounded() / 1000)) s: left out of its windows' mean, min, max and std")
+            "\(field) is NaN or inf at uptime \(String((uptime * 1000).rounded() / 1000)) s: left out of its windows' mean, min, max and std"
+        )
     }
 
     private func openSlot(_ k: Int64) -> Int {

@@ -14,77 +14,43 @@ import NIOCore
 /// also written to disk before `write` returns, and what the broker had not acknowledged when
 /// `daq` stopped is re-sent first by the next run.
 public final class MQTTSink: SinkPlugin {
-    public struct Configuration: PluginConfiguration {
-        var connection: MQTTSettings
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        var connection = MQTTSettings()
+        @Setting("false asks the broker to keep subscriptions and QoS 1 messages across connections.")
+        var cleanSession = true
+        var link = MQTTLinkSettings()
+        @Setting("Topic template: {pipeline}, {component}, {stream}, {kind} or any field name.")
         var topic = "daq/{pipeline}/{stream}"
+        @Setting(
+            type: "0 | 1", "1: the broker acknowledges every message (delivered), unacknowledged ones are re-sent.")
         var qos = 1
-        var retain = false
-        var batchSize = 1
-        var markers = false
+        @Setting("Ask the broker to keep the last message of each topic for new subscribers.") var retain = false
+        @Setting("Samples per message; above 1 a message is a JSON array of samples.") var batchSize = 1
+        @Setting("Also publish step-marker samples.") var markers = false
+        @Setting("Messages held while unacknowledged or disconnected; a full queue holds the pipeline back.")
         var queue = 10_000
-        var spool: String?
-        var drainTimeout: Seconds = 10
-        var maxInflight = 1000
+        @Setting("Directory keeping unacknowledged messages on disk, re-sent first by the next run.") var spool: String?
+        @Setting("At the end, how long to wait for acknowledgements.") var drainTimeout = Seconds(10)
+        @Setting("QoS 1 messages written and not yet acknowledged, at most.") var maxInflight = 1000
 
-        enum CodingKeys: String, CodingKey {
-            case topic, qos, retain, markers, queue, spool
-            case batchSize = "batch_size"
-            case drainTimeout = "drain_timeout"
-            case maxInflight = "max_inflight"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            connection = try MQTTSettings(from: decoder)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            topic = try c.decodeIfPresent(String.self, forKey: .topic) ?? topic
-            qos = try c.decodeIfPresent(Int.self, forKey: .qos) ?? qos
-            retain = try c.decodeIfPresent(Bool.self, forKey: .retain) ?? retain
-            batchSize = try c.decodeIfPresent(Int.self, forKey: .batchSize) ?? batchSize
-            markers = try c.decodeIfPresent(Bool.self, forKey: .markers) ?? markers
-            queue = try c.decodeIfPresent(Int.self, forKey: .queue) ?? queue
-            spool = try c.decodeIfPresent(String.self, forKey: .spool)
-            drainTimeout = try c.decodeIfPresent(Seconds.self, forKey: .drainTimeout) ?? drainTimeout
-            maxInflight = try c.decodeIfPresent(Int.self, forKey: .maxInflight) ?? maxInflight
-        }
+        public init() {}
 
         public func validate() throws {
             try connection.validate()
+            try link.validate()
             _ = try TopicTemplate(topic)
-            if !(0...1).contains(qos) { throw ConfigIssue(key: "qos", "must be 0 or 1, found \(qos)") }
-            if batchSize < 1 { throw ConfigIssue(key: "batch_size", "must be at least 1") }
-            if queue < 1 { throw ConfigIssue(key: "queue", "must be at least 1 message") }
-            if let spool, spool.isEmpty { throw ConfigIssue(key: "spool", "name a directory") }
-            if drainTimeout.value < 0 { throw ConfigIssue(key: "drain_timeout", "must not be negative") }
-            if !(1...65000).contains(maxInflight) { throw ConfigIssue(key: "max_inflight", "must be 1 to 65000") }
+            if !(0...1).contains(qos) { throw $qos.issue("must be 0 or 1, found \(qos)") }
+            if batchSize < 1 { throw $batchSize.issue("must be at least 1") }
+            if queue < 1 { throw $queue.issue("must be at least 1 message") }
+            if let spool, spool.isEmpty { throw $spool.issue("name a directory") }
+            if drainTimeout.value < 0 { throw $drainTimeout.issue("must not be negative") }
+            if !(1...65000).contains(maxInflight) { throw $maxInflight.issue("must be 1 to 65000") }
         }
     }
 
     public static let typeName = "mqtt"
     public static let summary =
         "Publishes samples as JSON to an MQTT broker (QoS 0/1, retain, spool) with delivery tracking."
-    public static let configKeys: [ConfigKey] =
-        MQTTSettings.configKeys + [
-            ConfigKey(
-                "topic", "string", default: "daq/{pipeline}/{stream}",
-                "Topic template: {pipeline}, {component}, {stream}, {kind} or any field name."),
-            ConfigKey(
-                "qos", "0 | 1", default: "1",
-                "1: the broker acknowledges every message (delivered), unacknowledged ones are re-sent."),
-            ConfigKey(
-                "retain", "bool", default: "false",
-                "Ask the broker to keep the last message of each topic for new subscribers."),
-            ConfigKey(
-                "batch_size", "int", default: "1", "Samples per message; above 1 a message is a JSON array of samples."),
-            ConfigKey("markers", "bool", default: "false", "Also publish step-marker samples."),
-            ConfigKey(
-                "queue", "int", default: "10000",
-                "Messages held while unacknowledged or disconnected; a full queue holds the pipeline back."),
-            ConfigKey(
-                "spool", "string", "Directory keeping unacknowledged messages on disk, re-sent first by the next run."),
-            ConfigKey("drain_timeout", "seconds", default: "10", "At the end, how long to wait for acknowledgements."),
-            ConfigKey(
-                "max_inflight", "int", default: "1000", "QoS 1 messages written and not yet acknowledged, at most."),
-        ]
 
     private let config: Configuration
     private let options: MQTTClientOptions
@@ -101,7 +67,8 @@ public final class MQTTSink: SinkPlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
-        options = try configuration.connection.clientOptions(context: context)
+        options = try configuration.connection.clientOptions(
+            context: context, cleanSession: configuration.cleanSession, link: configuration.link)
         template = try TopicTemplate(configuration.topic)
         spoolPath = configuration.spool.map(context.resolve)
         pipeline = context.pipelineName

@@ -16,45 +16,42 @@ import DAQCore
 /// `host` when the payload names them, as the `mqtt` sink's do. A field the sample already has
 /// keeps its value.
 public final class MQTTSource: SourcePlugin {
-    public struct Configuration: PluginConfiguration {
-        var connection: MQTTSettings
-        var topics: [String]
+    public struct Configuration: PluginConfiguration, SettingGroup {
+        var connection = MQTTSettings()
+        @Setting(
+            whenUnset: "false at qos 1, true at qos 0",
+            "false keeps a session: the broker holds subscriptions and QoS 1 messages while the source is away.")
+        var cleanSession: Bool?
+        var link = MQTTLinkSettings()
+        @Setting(required: "Topic filters to subscribe to, e.g. [daq/#] or [fleet/+/accel].") var topics: [String]
+        @Setting(
+            type: "0 | 1", "The highest QoS asked for; at 1 the broker re-sends what this client did not acknowledge.")
         var qos = 1
-        var buffer = 100_000
-        var dedup = 100_000
-        var count: Int?
-        var onBadPayload: MQTTReceiver.BadPayload = .skip
+        @Setting("Samples held for the pipeline; past this, reading from the broker pauses.") var buffer = 100_000
+        @Setting("Message ids remembered to drop messages delivered twice.") var dedup = 100_000
+        @Setting("Finish after this many samples (otherwise runs until stopped).") var count: Int?
+        @Setting("skip warns and drops a message that is not samples; fail stops.")
+        var onBadPayload = MQTTReceiver.BadPayload.skip
+        @Setting(
+            "Add where each message came from: topic, and pipeline and host when the payload names them (_pipeline, _host)."
+        )
         var origin = true
 
-        enum CodingKeys: String, CodingKey {
-            case topics, qos, buffer, dedup, count, origin
-            case onBadPayload = "on_bad_payload"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            connection = try MQTTSettings(from: decoder)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            topics = try c.decode([String].self, forKey: .topics)
-            qos = try c.decodeIfPresent(Int.self, forKey: .qos) ?? qos
-            buffer = try c.decodeIfPresent(Int.self, forKey: .buffer) ?? buffer
-            dedup = try c.decodeIfPresent(Int.self, forKey: .dedup) ?? dedup
-            count = try c.decodeIfPresent(Int.self, forKey: .count)
-            onBadPayload = try c.decodeIfPresent(MQTTReceiver.BadPayload.self, forKey: .onBadPayload) ?? .skip
-            origin = try c.decodeIfPresent(Bool.self, forKey: .origin) ?? true
-        }
+        public init() {}
 
         public func validate() throws {
             try connection.validate()
-            if topics.isEmpty { throw ConfigIssue(key: "topics", "name at least one topic filter") }
+            try link.validate()
+            if topics.isEmpty { throw $topics.issue("name at least one topic filter") }
             for (i, t) in topics.enumerated() {
                 if let problem = Self.filterProblem(t) {
-                    throw ConfigIssue(key: "topics", "'\(t)' (item \(i + 1)): \(problem)")
+                    throw $topics.issue("'\(t)' (item \(i + 1)): \(problem)")
                 }
             }
-            if !(0...1).contains(qos) { throw ConfigIssue(key: "qos", "must be 0 or 1, found \(qos)") }
-            if buffer < 1 { throw ConfigIssue(key: "buffer", "must be at least 1 sample") }
-            if dedup < 1 { throw ConfigIssue(key: "dedup", "must be at least 1 message id") }
-            if let count, count < 1 { throw ConfigIssue(key: "count", "must be at least 1") }
+            if !(0...1).contains(qos) { throw $qos.issue("must be 0 or 1, found \(qos)") }
+            if buffer < 1 { throw $buffer.issue("must be at least 1 sample") }
+            if dedup < 1 { throw $dedup.issue("must be at least 1 message id") }
+            if let count, count < 1 { throw $count.issue("must be at least 1") }
         }
 
         /// MQTT 3.1.1, section 4.7.1: `#` only as the last level, `+` only as a whole level.
@@ -74,32 +71,10 @@ public final class MQTTSource: SourcePlugin {
     public static let typeName = "mqtt"
     public static let summary =
         "Samples from MQTT topic filters (+, #): what the mqtt sink publishes, duplicates dropped."
-    public static let configKeys: [ConfigKey] =
-        MQTTSettings.keys(
-            cleanSession: ConfigKey(
-                "clean_session", "bool", default: "false at qos 1, true at qos 0",
-                "false keeps a session: the broker holds subscriptions and QoS 1 messages while the source is away."))
-        + [
-            .required("topics", "[string]", "Topic filters to subscribe to, e.g. [daq/#] or [fleet/+/accel]."),
-            ConfigKey(
-                "qos", "0 | 1", default: "1",
-                "The highest QoS asked for; at 1 the broker re-sends what this client did not acknowledge."),
-            ConfigKey(
-                "buffer", "int", default: "100000",
-                "Samples held for the pipeline; past this, reading from the broker pauses."),
-            ConfigKey("dedup", "int", default: "100000", "Message ids remembered to drop messages delivered twice."),
-            ConfigKey("count", "int", "Finish after this many samples (otherwise runs until stopped)."),
-            ConfigKey(
-                "on_bad_payload", MQTTReceiver.BadPayload.choices, default: "skip",
-                "skip warns and drops a message that is not samples; fail stops."),
-            ConfigKey(
-                "origin", "bool", default: "true",
-                "Add where each message came from: topic, and pipeline and host when the payload names them (_pipeline, _host)."
-            ),
-        ]
 
     private let config: Configuration
-    private let options: MQTTClientOptions
+    /// What the client connects with; internal for tests.
+    let options: MQTTClientOptions
     private let receiver: MQTTReceiver
     private var client: MQTTClient?
     private var emitted = 0
@@ -108,7 +83,9 @@ public final class MQTTSource: SourcePlugin {
         config = configuration
         // At QoS 1 the point is not to lose messages, and what arrives while the source is
         // away (a reconnect, a broker restart) reaches it only through a kept session.
-        options = try configuration.connection.clientOptions(context: context, cleanByDefault: configuration.qos == 0)
+        options = try configuration.connection.clientOptions(
+            context: context, cleanSession: configuration.cleanSession ?? (configuration.qos == 0),
+            link: configuration.link)
         receiver = MQTTReceiver(
             limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload,
             origin: configuration.origin)
