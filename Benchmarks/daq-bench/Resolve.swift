@@ -13,7 +13,7 @@ import Synchronization
 
 /// Emits `count` samples whose `id` cycles through `ids`; the values are made once.
 final class IdSource: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "ids to emit") var count: Int
         @Setting(required: "distinct ids among them") var distinct: Int
     }

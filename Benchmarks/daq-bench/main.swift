@@ -20,7 +20,7 @@ import Synchronization
 
 /// Records, for every data sample, how late it reached the sink.
 final class LatenessSink: SinkPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "lateness"
     static let summary = "records arrival minus schedule per sample"
     static let samples = Mutex<[Double]>([])

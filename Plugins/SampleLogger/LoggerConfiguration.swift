@@ -5,7 +5,7 @@ import DAQCore
 ///
 /// One type serves all three so the keys mean the same everywhere. Its keys come in two groups
 /// so that `logger.json` can declare `root` between them, where its documentation has it.
-public struct LoggerConfiguration: PluginConfiguration, SettingGroup {
+public struct LoggerConfiguration: PluginConfiguration {
     /// The shape of a `logger.json` file.
     public enum Root: String, ConfigEnum, Sendable {
         /// `{"startDate": …, "items": [ … ]}`, as `RSDRecordSampleLogger` writes it.

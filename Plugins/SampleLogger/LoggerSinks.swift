@@ -7,7 +7,7 @@ import DAQCore
 /// closes; a finished run leaves valid JSON.
 public final class JSONLoggerSink: SinkPlugin {
     /// The keys of every logger, with `root` among them.
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         var destination = LoggerDestination()
         @Setting("object: {\"startDate\", \"items\"}; array: the items alone.") var root = LoggerConfiguration.Root
             .object

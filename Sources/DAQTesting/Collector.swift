@@ -18,7 +18,7 @@ final class Collector<Element: Sendable>: Sendable {
 
 /// A sink that keeps every batch it is given, for tests: `type: collect`.
 public final class CollectSink: SinkPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup { public init() {} }
+    public struct Configuration: PluginConfiguration { public init() {} }
     public static let typeName = "collect"
     public static let summary = "Keeps every sample in memory, for tests (DAQTesting)."
 

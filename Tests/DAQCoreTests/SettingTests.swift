@@ -18,7 +18,7 @@ private struct Cache: SettingGroup {
 
 private enum Shape: String, ConfigEnum { case sine, square }
 
-private struct Sample: PluginConfiguration, SettingGroup {
+private struct Sample: PluginConfiguration {
     @Setting(required: "The file to read.") var path: String
     @Setting("Requests open at once.") var maxInFlight = 8
     @Setting(key: "base_url", "The service.") var service = "http://127.0.0.1"

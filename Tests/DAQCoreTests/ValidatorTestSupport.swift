@@ -8,7 +8,7 @@ import Testing
 /// `type: ticker` — a source with a required `rate` (must be > 0) and an enum `shape`.
 final class TickerSource: SourcePlugin {
     enum Shape: String, ConfigEnum, Sendable { case sine, square }
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "Hz") var rate: Double
         @Setting("waveform") var shape = Shape.sine
         func validate() throws {
@@ -23,7 +23,7 @@ final class TickerSource: SourcePlugin {
 
 /// `type: window` — a transform with a required integer `size` that validate() rejects when 0.
 final class WindowTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "samples") var size: Int
         @Setting("label") var label: String?
         func validate() throws {
@@ -38,7 +38,7 @@ final class WindowTransform: TransformPlugin {
 
 /// `type: passthrough` — a transform without configuration.
 final class PassthroughTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "passthrough"
     static let summary = "test transform"
     init(configuration: Configuration, context: PluginContext) throws {}
@@ -47,7 +47,7 @@ final class PassthroughTransform: TransformPlugin {
 
 /// `type: printer` — a sink with an optional `path`.
 final class PrinterSink: SinkPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup { @Setting("where") var path: String? }
+    struct Configuration: PluginConfiguration { @Setting("where") var path: String? }
     static let typeName = "printer"
     static let summary = "test sink"
     init(configuration: Configuration, context: PluginContext) throws {}

@@ -8,7 +8,7 @@ import Testing
 /// `seq`, a double `value` (seq + 1/3, so decimals show), and a `label` that needs CSV quoting.
 /// `event_at` makes that sample an event; `nulls` leaves `label` null on odd samples.
 final class TestSamples: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting("Samples to emit.") var count = 10
         @Setting("Samples per second.") var rate = 10.0
         @Setting("Timestamp of uptime 0; the run's start when unset.") var base: Double?

@@ -6,7 +6,7 @@ import Testing
 
 /// `type: test.picky` — refuses (throws on) any batch holding a negative `v`.
 final class PickyTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "test.picky"
     static let summary = "test transform that throws on a negative v"
     init(configuration: Configuration, context: PluginContext) throws {}
@@ -19,7 +19,7 @@ final class PickyTransform: TransformPlugin {
 
 /// `type: test.fussy` — a sink whose destination refuses any batch holding a negative `v`.
 final class FussySink: SinkPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "test.fussy"
     static let summary = "test sink that refuses a negative v"
     init(configuration: Configuration, context: PluginContext) throws {}

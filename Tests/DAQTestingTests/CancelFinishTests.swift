@@ -6,7 +6,7 @@ import Testing
 
 /// A transform that counts its `finish` calls and holds every sample until then.
 final class HoldingTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "holding"
     static let summary = "test transform that holds everything until finish"
     static let finishes = Mutex<[String: Int]>([:])

@@ -57,7 +57,7 @@ final class TestGate: @unchecked Sendable {
 final class GatedTransform: TransformPlugin, DeferredWork, @unchecked Sendable {
     // @unchecked: `held` and `passed` are touched only on the stage's queue (`process`, and
     // `perform` after the gate opens).
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting("gate name") var gate: String?
         @Setting("block the queue") var blocking = false
     }
@@ -110,7 +110,7 @@ final class FlawedTransform: TransformPlugin {
         /// Throws when `fail` is set, as a healthy plugin does: the control case.
         case none
     }
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "which flaw") var flaw: Flaw
         @Setting("fail") var fail = false
     }

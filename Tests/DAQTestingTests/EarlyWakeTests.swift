@@ -7,7 +7,7 @@ import Testing
 /// A source that wakes its stage from `start`, as a live source's I/O callback may, and has
 /// nothing to read: the earliest a stage can end.
 final class EarlyWakeSource: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "early-wake"
     static let summary = "test source that wakes while it starts"
     /// Signalled once everything the early wake set off on the stage's queue has run.
@@ -28,7 +28,7 @@ final class EarlyWakeSource: SourcePlugin {
 /// A source started after ``EarlyWakeSource`` that holds the run's start until the early wake
 /// has settled: the run is still starting while the first source's queue is free to act.
 final class WaitingSource: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "waiting"
     static let summary = "test source whose start waits for the early wake to settle"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// A transform whose hand-written decoding reads `offset` and forgets `gain`.
 private final class ForgetfulTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting("Added to value.") var offset = 0.0
         @Setting("Multiplies value.") var gain = 1.0
 
@@ -24,7 +24,7 @@ private final class ForgetfulTransform: TransformPlugin {
 
 /// The same keys, decoded the ordinary way, one of them required and range-checked.
 private final class CarefulTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "Field to scale.") var field: String
         @Setting("Added to value.") var offset = 0.0
         @Setting("Multiplies value; not 0.") var gain = 1.0
@@ -41,7 +41,7 @@ private final class CarefulTransform: TransformPlugin {
 
 /// A required key that decoding treats as optional.
 private final class LaxTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "Field to scale.") var field: String
 
         init() {}

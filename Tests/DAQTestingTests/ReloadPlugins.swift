@@ -76,7 +76,7 @@ final class ReloadBoard: Sendable {
 
 /// A source handing out what the test feeds, stamped with its own `tag`; idle in between.
 final class FeedSource: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "stamped on every sample") var tag: String
     }
     static let typeName = "feed"
@@ -107,7 +107,7 @@ final class FeedSource: SourcePlugin {
 
 /// A sink noting its start, every data value and its finish on the board, as `name/tag`.
 final class BoardSink: SinkPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "names this instance") var tag: String
         @Setting("start throws") var failStart = false
     }
@@ -139,7 +139,7 @@ final class BoardSink: SinkPlugin {
 /// A transform whose output comes a turn after `process`, like a lookup on a server: it holds
 /// each batch, hands it on from another queue, and takes no input until then.
 final class LaterTransform: TransformPlugin, DeferredWork, @unchecked Sendable {
-    struct Configuration: PluginConfiguration, SettingGroup { @Setting(required: "added to v") var add: Int }
+    struct Configuration: PluginConfiguration { @Setting(required: "added to v") var add: Int }
     static let typeName = "later"
     static let summary = "test transform that emits after process returns"
     let add: Int64

@@ -6,7 +6,7 @@ import Synchronization
 /// A sink that holds its first write until the test opens the gate: a "slow sink" whose
 /// slowness the test controls exactly, with no sleeps.
 final class GatedSink: SinkPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "gated"
     static let summary = "test sink that waits for a gate"
 
@@ -31,7 +31,7 @@ final class GatedSink: SinkPlugin {
 
 /// A transform that fails on the sample whose `seq` equals `fail_at`.
 final class FailingTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "seq that fails") var failAt: Int
     }
     static let typeName = "failing"
@@ -69,7 +69,7 @@ final class EventWaiter: PipelineObserver {
 
 /// A source that emits `count` samples 10 ms apart, then stays idle: a device gone quiet.
 final class QuietSource: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "samples before silence") var count: Int
     }
     static let typeName = "quiet"

@@ -13,7 +13,7 @@ struct MeterFault: DAQErrorConvertible, CustomStringConvertible {
 /// A transform that throws on the sample whose `seq` equals `fail_at`: a located ``DAQError``
 /// (`as: daq`) or a ``DAQErrorConvertible`` error (`as: convertible`).
 final class LocatedFailureTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "seq that fails") var failAt: Int
         @Setting(key: "as", required: "daq or convertible") var kind: String
     }
@@ -39,7 +39,7 @@ final class LocatedFailureTransform: TransformPlugin {
 
 /// A transform that, on its first batch, tells a notice and a warning.
 final class ChattyTransform: TransformPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "chatty"
     static let summary = "test transform that notices and warns"
     private var told = false

@@ -21,7 +21,7 @@ public enum KeptValues: String, ConfigEnum, Sendable {
 }
 
 /// The discovery settings of a beacon SDK's scanner, on the run clock.
-public struct DiscoverySettings: PluginConfiguration, SettingGroup {
+public struct DiscoverySettings: PluginConfiguration {
     @Setting(type: "double (dBm)", "Reports weaker than this are ignored.") var rssiThreshold = -100.0
     @Setting("Length of each discovery window on the run clock.") var scanDuration = Seconds(10)
     @Setting("Time between windows; reports in it join no module and are counted in a ble.pause event.")

@@ -4,7 +4,7 @@ import DAQCore
 /// with link type 201 (HCI H4) or 256 (LE link layer), told apart by their magic bytes. Each
 /// advertising report becomes a sample at the capture's time, paced by the pipeline clock.
 public final class BLEReplaySource: SourcePlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(
             type: "path",
             required: "The capture: btmon -w output, btsnoop_hci.log, or pcap/pcapng (link type 201 or 256).")

@@ -10,7 +10,7 @@ import Foundation
 /// the LE advertising reports the controller sends, and disables scanning on stop (a graceful
 /// stop, SIGINT included). Needs CAP_NET_RAW (root, or `setcap`); the error says so.
 public final class BLEScanSource: SourcePlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("The adapter, as hciconfig names it.") var adapter = "hci0"
         @Setting("Send scan requests to get scan responses (names, often).") var active = false
         @Setting("How often the controller starts a scan window.") var interval = Seconds(0.01)

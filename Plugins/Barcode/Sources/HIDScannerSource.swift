@@ -4,7 +4,7 @@ import DAQCore
 /// characters for the configured layout, Enter ending a code; optionally grabbed so its codes
 /// do not also reach the console.
 public final class HIDScannerSource: SourcePlugin, LiveScannerPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(type: "path", required: "The evdev node; /dev/input/by-id/…-event-kbd stays the same across reboots.")
         var device: String
         @Setting("The keyboard layout the scanner is set to type in.") var layout = KeyboardLayout.us

@@ -10,7 +10,7 @@ import Dispatch
 public final class ReplayScannerSource: SourcePlugin {
     public enum Format: String, ConfigEnum, Sendable { case auto, jsonl, csv, text }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(type: "path", required: "The scan log, or - for lines on standard input (live).") var path: String
         @Setting("auto: by extension (.jsonl, .csv), or per line on stdin; text: one code per line.") var format =
             Format.auto

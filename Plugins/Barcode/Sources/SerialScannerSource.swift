@@ -4,7 +4,7 @@ import DAQCore
 /// session per code or per trigger. A device that disappears ends the session in progress in
 /// `scan.error` and is reopened when it comes back.
 public final class SerialScannerSource: SourcePlugin, LiveScannerPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(type: "path", required: "The tty: /dev/ttyACM0, /dev/ttyUSB0, or a /dev/serial/by-id/… link.")
         var device: String
         var serial = SerialSettings()

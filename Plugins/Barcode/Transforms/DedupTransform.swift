@@ -4,7 +4,7 @@ import DAQCore
 /// repeat (its `scan.start`, `scan.data` and `scan.stop`) is dropped whole and counted, so the
 /// sessions that pass keep their start, outcome, stop order.
 public final class DedupTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("A code seen again sooner than this after its last reading is a repeat.") var window = Seconds(2)
         @Setting("The field holding the code.") var field = "code"
 

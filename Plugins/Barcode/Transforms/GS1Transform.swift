@@ -8,7 +8,7 @@ import Foundation
 /// their `gtin` as 14 digits. A code that is not valid GS1 keeps its raw `code` and gains a
 /// `gs1_error` naming the reason and the offset.
 public final class GS1Transform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("The field holding the code (an AIM identifier is read and stripped).") var field = "code"
         @Setting(
             "auto: GS1 symbologies, and codes without one that read as valid element strings; symbology: GS1 symbologies only; always: every code. In every mode an EAN/UPC/ITF-14 code, or 8, 12, 13 or 14 digits with a right check digit, gives gtin (14 digits)."

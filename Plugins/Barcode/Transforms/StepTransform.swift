@@ -3,7 +3,7 @@ import DAQCore
 /// Turns scanned step cards into step changes: a code `STEP:walk/return` (or one listed in
 /// `codes`) makes `walk/return` the run's step from the scan's time on, so every logger marks it.
 public final class StepTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(type: "string | null", "A code starting with it names the step after it.") var prefix: String? =
             "STEP:"
         // A list, not a mapping: codes are mostly digits, and mapping keys of digits are not

@@ -2,7 +2,7 @@ import DAQCore
 import Foundation
 
 /// The settings of `infomanager.news`.
-public struct NewsSettings: PluginConfiguration, SettingGroup {
+public struct NewsSettings: PluginConfiguration {
     @Setting(required: "The Info Manager service, e.g. ${RESOLVER_URL} or http://127.0.0.1:8080.") var baseURL: String
     @Setting("Language tags in priority order (`[en-GB, de]` or `en-GB,de`).") var languages = LanguageList(["en"])
     @Setting("Time between polls on the run clock; under `clock: virtual` the news is read once.")

@@ -146,7 +146,7 @@ public final class ResolveSink: SinkPlugin, DeferredWork {
 }
 
 /// The sink's settings: the file, then the resolver's.
-public struct ResolveSinkSettings: PluginConfiguration, SettingGroup {
+public struct ResolveSinkSettings: PluginConfiguration {
     @Setting(required: "The JSON Lines file the elements are written to.") var path: String
     var resolver = ResolverSettings()
 

@@ -17,7 +17,7 @@ import Foundation
 /// are dropped and reported, under `dead_letter` they go as they came to `<name>.dead`.
 public final class ResolveTransform: TransformPlugin, DeferredWork {
     /// The resolver's settings, and the prefix of the fields it adds.
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         var resolver = ResolverSettings()
         @Setting("Put before every added field name (`info.` gives info.name, …).") var prefix = ""
 

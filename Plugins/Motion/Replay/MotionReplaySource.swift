@@ -15,7 +15,7 @@ public final class MotionReplaySource: SourcePlugin {
         case actilifeCSV = "actilife-csv"
     }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(required: "The recording; gzip-compressed files are read directly.")
         var path: String
         @Setting("auto: by content (device files: cwa, gt3x, geneactiv) or extension; json is a SageResearch log.")

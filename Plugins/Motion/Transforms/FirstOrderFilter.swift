@@ -27,7 +27,7 @@ public struct FilterSettings: SettingGroup {
 }
 
 /// The low-pass filter's keys: the shared ones and its output suffix.
-public struct LowPassConfiguration: PluginConfiguration, SettingGroup {
+public struct LowPassConfiguration: PluginConfiguration {
     var filter = FilterSettings()
     @Setting("Output field = field + suffix; \"\" replaces the field.") var suffix = "_lp"
 
@@ -36,7 +36,7 @@ public struct LowPassConfiguration: PluginConfiguration, SettingGroup {
 }
 
 /// The high-pass filter's keys: the shared ones and its output suffix.
-public struct HighPassConfiguration: PluginConfiguration, SettingGroup {
+public struct HighPassConfiguration: PluginConfiguration {
     var filter = FilterSettings()
     @Setting("Output field = field + suffix; \"\" replaces the field.") var suffix = "_hp"
 

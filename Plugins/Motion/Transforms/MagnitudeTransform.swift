@@ -2,7 +2,7 @@ import DAQCore
 
 /// Adds `magnitude` = √(x² + y² + z²).
 public final class MagnitudeTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("Field of the first axis.") var x = "x"
         @Setting("Field of the second axis.") var y = "y"
         @Setting("Field of the third axis.") var z = "z"

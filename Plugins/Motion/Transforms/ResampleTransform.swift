@@ -3,7 +3,7 @@ import DAQCore
 /// Resamples to a fixed rate by linear interpolation between neighbouring samples. A gap
 /// longer than `max_gap` is not bridged: no samples are made up inside it, and it is reported.
 public final class ResampleTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(
             type: "double (Hz)", required: "The output rate; samples fall on multiples of 1/rate of run-clock time.")
         var rate: Double

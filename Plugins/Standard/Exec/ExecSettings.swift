@@ -11,7 +11,7 @@ public enum ExecFailurePolicy: String, ConfigEnum, Sendable {
 }
 
 /// The settings every `exec` plugin shares.
-public struct ExecSettings: PluginConfiguration, SettingGroup {
+public struct ExecSettings: PluginConfiguration {
     /// How long a transform's or sink's program may stay silent while owing output, unless `timeout` says.
     static let hangTimeout = Seconds(30)
 

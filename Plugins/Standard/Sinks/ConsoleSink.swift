@@ -10,7 +10,7 @@ public final class ConsoleSink: SinkPlugin {
         case text, json
     }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("text: one aligned line per sample; json: JSON Lines.") var format = Format.text
         @Setting("Only these fields (text format).") var fields: [String]?
 

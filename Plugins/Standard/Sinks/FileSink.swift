@@ -11,7 +11,7 @@ public final class FileSink: SinkPlugin {
         case auto, jsonl, csv
     }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(required: "The file to write; parent directories are created.") var path: String
         @Setting("auto: csv for *.csv, else JSON Lines.") var format = Format.auto
         @Setting("Append instead of replacing the file.") var append = false

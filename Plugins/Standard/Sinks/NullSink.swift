@@ -2,7 +2,7 @@ import DAQCore
 
 /// Discards samples, counting them: for benchmarks and for trying a pipeline's upstream.
 public final class NullSink: SinkPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         public init() {}
     }
 

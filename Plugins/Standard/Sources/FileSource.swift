@@ -10,7 +10,7 @@ public enum OnBadRow: String, ConfigEnum, Sendable {
 
 /// Streams samples from a JSON Lines or CSV file, in constant memory.
 public final class FileSource: SourcePlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(required: "The file to read.") var path: String
         @Setting("auto: '{' starts JSON Lines, else CSV with a header.") var format = RecordDecoder.Format.auto
         @Setting("CSV cell delimiter (one character, or \\t).") var delimiter = ","

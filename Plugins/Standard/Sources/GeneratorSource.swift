@@ -10,7 +10,7 @@ public final class GeneratorSource: SourcePlugin {
         case sine, square, sawtooth, noise, counter
     }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("The waveform.") var signal = Signal.sine
         @Setting(type: "double (Hz)", "Samples per second of run-clock time.") var rate = 10.0
         @Setting("Samples to produce; omit to run until stopped.") var count: Int?

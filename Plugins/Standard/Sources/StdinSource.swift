@@ -14,7 +14,7 @@ public final class StdinSource: SourcePlugin {
         case jsonl, csv, text
     }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("How each line is read; text puts the line in `field`.") var format = Format.jsonl
         @Setting("CSV cell delimiter.") var delimiter = ","
         @Setting("For text: the field holding the line.") var field = "line"

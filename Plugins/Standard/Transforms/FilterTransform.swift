@@ -2,7 +2,7 @@ import DAQCore
 
 /// Keeps the samples for which an expression is true.
 public final class FilterTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(
             required: "e.g. `value > 0.5 && stepPath == \"walk/outbound\"`; + - * / %, == != < <= > >=, && || !, null.")
         var expr: Expression

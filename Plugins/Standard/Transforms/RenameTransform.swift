@@ -2,7 +2,7 @@ import DAQCore
 
 /// Renames fields.
 public final class RenameTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(required: "Old name → new name.") var fields: [String: String]
 
         public init() {}

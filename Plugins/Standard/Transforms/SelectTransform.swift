@@ -2,7 +2,7 @@ import DAQCore
 
 /// Keeps only the named fields (in that order), or drops the named ones.
 public final class SelectTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting("Fields to keep, in output order.") var fields: [String]?
         @Setting("Fields to remove (instead of `fields`).") var drop: [String]?
 

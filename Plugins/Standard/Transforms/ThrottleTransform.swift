@@ -4,7 +4,7 @@ import DAQCore
 ///
 /// Time is the samples' own run-clock time, so the result is the same live and replayed.
 public final class ThrottleTransform: TransformPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(type: "double (samples/s)", required: "The most samples per second.") var rate: Double
 
         public init() {}

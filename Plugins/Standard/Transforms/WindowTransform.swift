@@ -10,7 +10,7 @@ public final class WindowTransform: TransformPlugin {
         case count, mean, min, max, std, first, last
     }
 
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         @Setting(required: "Window length (2.5, 500ms, 2s, 1m).") var size: Seconds
         @Setting(whenUnset: "size", "Step between window starts; less than size makes sliding windows.") var slide:
             Seconds?

@@ -14,7 +14,7 @@ import NIOCore
 /// also written to disk before `write` returns, and what the broker had not acknowledged when
 /// `daq` stopped is re-sent first by the next run.
 public final class MQTTSink: SinkPlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         var connection = MQTTSettings()
         @Setting("false asks the broker to keep subscriptions and QoS 1 messages across connections.")
         var cleanSession = true

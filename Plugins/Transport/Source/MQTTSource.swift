@@ -16,7 +16,7 @@ import DAQCore
 /// `host` when the payload names them, as the `mqtt` sink's do. A field the sample already has
 /// keeps its value.
 public final class MQTTSource: SourcePlugin {
-    public struct Configuration: PluginConfiguration, SettingGroup {
+    public struct Configuration: PluginConfiguration {
         var connection = MQTTSettings()
         @Setting(
             whenUnset: "false at qos 1, true at qos 0",

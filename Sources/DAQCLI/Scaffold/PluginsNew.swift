@@ -8,8 +8,8 @@ extension DAQCommand.Plugins {
         static let configuration = CommandConfiguration(
             abstract: "Write a new plugin, ready to build and test: a Swift package, or a Python exec script.",
             discussion: """
-                Swift (the default) writes a package of plugins: the plugin with its Configuration, \
-                configKeys and docs; Swift Testing tests on DAQTesting's virtual clock; an example \
+                Swift (the default) writes a package of plugins: the plugin with its Configuration \
+                of @Setting keys and docs; Swift Testing tests on DAQTesting's virtual clock; an example \
                 pipeline the tests run; a README saying how to build a daq with the plugin \
                 (DAQCommand.main(plugins:) on DAQKit). The package depends on DAQCore, DAQTesting \
                 and DAQStandard from DAQKit, which build no networking or crypto, by path: by \

@@ -1,6 +1,6 @@
 // The plugin file of a Swift scaffold, one template per kind: small, working plugins that show
-// the parts every plugin has (Configuration with defaults and validation, configKeys, the
-// protocol's methods) and say where a real one differs.
+// the parts every plugin has (a Configuration of @Setting keys with validation, the protocol's
+// methods) and say where a real one differs.
 extension SwiftScaffold {
     var pluginSource: String {
         switch kind {
@@ -20,35 +20,23 @@ extension SwiftScaffold {
         /// open it in `start`. Keep sample `i`'s time on the run clock, so the same input gives the
         /// same output live, replayed and on the virtual clock.
         public final class \#(type): SourcePlugin {
-            /// The `\#(name.typeName)` keys; each has its line in ``configKeys``.
+            /// The `\#(name.typeName)` keys, each declared once: `daq plugins describe` and decoding read these.
             public struct Configuration: PluginConfiguration {
-                var rate = 10.0
-                var count: Int?
-                var step = 1.0
+                @Setting(type: "double (Hz)", "Samples per second of run-clock time.") var rate = 10.0
+                @Setting("Samples to produce; omit to run until stopped.") var count: Int?
+                @Setting("What `value` rises by from one sample to the next.") var step = 1.0
 
-                enum CodingKeys: String, CodingKey { case rate, count, step }
-
-                public init(from decoder: any Decoder) throws {
-                    let c = try decoder.container(keyedBy: CodingKeys.self)
-                    rate = try c.decodeIfPresent(Double.self, forKey: .rate) ?? 10
-                    count = try c.decodeIfPresent(Int.self, forKey: .count)
-                    step = try c.decodeIfPresent(Double.self, forKey: .step) ?? 1
-                }
+                public init() {}
 
                 /// Checks what types cannot; `daq` reports the key's file, line and column.
                 public func validate() throws {
-                    if !(rate > 0) || !rate.isFinite { throw ConfigIssue(key: "rate", "must be greater than 0 Hz, found \(rate)") }
-                    if let count, count < 0 { throw ConfigIssue(key: "count", "must be 0 or more, found \(count)") }
+                    if !(rate > 0) || !rate.isFinite { throw $rate.issue("must be greater than 0 Hz, found \(rate)") }
+                    if let count, count < 0 { throw $count.issue("must be 0 or more, found \(count)") }
                 }
             }
 
             public static let typeName = "\#(name.typeName)"
             public static let summary = "Samples `value` (rising by `step`) and `seq` at a fixed rate."
-            public static let configKeys: [ConfigKey] = [
-                ConfigKey("rate", "double (Hz)", default: "10", "Samples per second of run-clock time."),
-                ConfigKey("count", "int", "Samples to produce; omit to run until stopped."),
-                ConfigKey("step", "double", default: "1", "What `value` rises by from one sample to the next."),
-            ]
 
             private let config: Configuration
             private var next = 0
@@ -92,40 +80,26 @@ extension SwiftScaffold {
         /// A starting point: replace the loop in `process` with your computation. Work on whole
         /// batches, column by column: a stage gets hundreds of samples per call, not one.
         public final class \#(type): TransformPlugin {
-            /// The `\#(name.typeName)` keys; each has its line in ``configKeys``.
+            /// The `\#(name.typeName)` keys, each declared once: `daq plugins describe` and decoding read these.
             public struct Configuration: PluginConfiguration {
-                var field = "value"
-                var output: String?
-                var scale = 1.0
-                var offset = 0.0
+                @Setting("The numeric field to calibrate.") var field = "value"
+                @Setting(whenUnset: "the field", "Where the result goes; omit to replace the field.") var output: String?
+                @Setting("Multiplies the field.") var scale = 1.0
+                @Setting("Added after scaling.") var offset = 0.0
 
-                enum CodingKeys: String, CodingKey { case field, output, scale, offset }
-
-                public init(from decoder: any Decoder) throws {
-                    let c = try decoder.container(keyedBy: CodingKeys.self)
-                    field = try c.decodeIfPresent(String.self, forKey: .field) ?? "value"
-                    output = try c.decodeIfPresent(String.self, forKey: .output)
-                    scale = try c.decodeIfPresent(Double.self, forKey: .scale) ?? 1
-                    offset = try c.decodeIfPresent(Double.self, forKey: .offset) ?? 0
-                }
+                public init() {}
 
                 /// Checks what types cannot; `daq` reports the key's file, line and column.
                 public func validate() throws {
-                    if field.isEmpty { throw ConfigIssue(key: "field", "must not be empty") }
-                    if output?.isEmpty == true { throw ConfigIssue(key: "output", "must not be empty") }
-                    if !scale.isFinite { throw ConfigIssue(key: "scale", "must be a finite number, found \(scale)") }
-                    if !offset.isFinite { throw ConfigIssue(key: "offset", "must be a finite number, found \(offset)") }
+                    if field.isEmpty { throw $field.issue("must not be empty") }
+                    if output?.isEmpty == true { throw $output.issue("must not be empty") }
+                    if !scale.isFinite { throw $scale.issue("must be a finite number, found \(scale)") }
+                    if !offset.isFinite { throw $offset.issue("must be a finite number, found \(offset)") }
                 }
             }
 
             public static let typeName = "\#(name.typeName)"
             public static let summary = "Linear calibration of one field: output = field × scale + offset."
-            public static let configKeys: [ConfigKey] = [
-                ConfigKey("field", "string", default: "value", "The numeric field to calibrate."),
-                ConfigKey("output", "string", default: "the field", "Where the result goes; omit to replace the field."),
-                ConfigKey("scale", "double", default: "1", "Multiplies the field."),
-                ConfigKey("offset", "double", default: "0", "Added after scaling."),
-            ]
 
             private let config: Configuration
 
@@ -159,32 +133,22 @@ extension SwiftScaffold {
         /// A starting point: replace the file with your destination. `write` hands a batch over;
         /// report it *delivered* once the destination has it for sure (here: after a flush).
         public final class \#(type): SinkPlugin {
-            /// The `\#(name.typeName)` keys; each has its line in ``configKeys``.
+            /// The `\#(name.typeName)` keys, each declared once: `daq plugins describe` and decoding read these.
             public struct Configuration: PluginConfiguration {
-                var path: String
-                var fields = ["value"]
+                @Setting(type: "path", required: "The file to write; its folder is created.") var path: String
+                @Setting("The fields written after uptime; a missing one is empty.") var fields = ["value"]
 
-                enum CodingKeys: String, CodingKey { case path, fields }
-
-                public init(from decoder: any Decoder) throws {
-                    let c = try decoder.container(keyedBy: CodingKeys.self)
-                    path = try c.decode(String.self, forKey: .path)
-                    fields = try c.decodeIfPresent([String].self, forKey: .fields) ?? ["value"]
-                }
+                public init() {}
 
                 /// Checks what types cannot; `daq` reports the key's file, line and column.
                 public func validate() throws {
-                    if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
-                    if fields.isEmpty { throw ConfigIssue(key: "fields", "name at least one field") }
+                    if path.isEmpty { throw $path.issue("must not be empty") }
+                    if fields.isEmpty { throw $fields.issue("name at least one field") }
                 }
             }
 
             public static let typeName = "\#(name.typeName)"
             public static let summary = "Writes uptime and chosen fields, tab-separated, one line per sample."
-            public static let configKeys: [ConfigKey] = [
-                .required("path", "string", "The file to write; its folder is created."),
-                ConfigKey("fields", "[string]", default: "[value]", "The fields written after uptime; a missing one is empty."),
-            ]
 
             private let config: Configuration
             private let path: String

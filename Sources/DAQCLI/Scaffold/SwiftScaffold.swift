@@ -85,8 +85,8 @@ struct SwiftScaffold {
 
         A DAQKit \#(kind.rawValue), `type: \#(name.typeName)`. Written by `daq plugins new \#(name.typeName) --kind \#(kind.rawValue)`;
         it builds and its tests pass as generated. Make it yours in
-        `Sources/\#(name.module)/\#(type).swift`: every key in `Configuration` needs its line in
-        `configKeys`, which is what `daq plugins describe` prints.
+        `Sources/\#(name.module)/\#(type).swift`: each key in `Configuration` is one `@Setting` (name,
+        type, default, help), which decoding reads and `daq plugins describe` prints.
 
         ```sh
         swift test    # the plugin on DAQTesting's virtual clock, and pipelines/\#(name.typeName).yaml

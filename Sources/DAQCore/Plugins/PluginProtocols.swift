@@ -100,7 +100,7 @@ extension Sink {
 /// Decoding checks types; ``validate()`` checks what types cannot (a window of 0 s) and throws
 /// ``ConfigIssue`` naming the key (`$window.issue("must be more than 0 s")`), so the message
 /// points at the line and column of that key.
-public protocol PluginConfiguration: Decodable, Sendable {
+public protocol PluginConfiguration: SettingGroup {
     /// Checks values beyond their types.
     /// - Throws: ``ConfigIssue`` for the first value that is out of range.
     func validate() throws
@@ -129,9 +129,6 @@ public protocol PluginMetadata {
 
 extension PluginMetadata {
     public static var changesSteps: Bool { false }
-}
-
-extension PluginMetadata where Configuration: SettingGroup {
     public static var configKeys: [ConfigKey] { Configuration.declaredKeys }
 }
 

@@ -7,7 +7,7 @@ import Synchronization
 /// # Thread safety
 /// The counts sit behind one `Mutex`; the engine calls `write` on the stage's queue.
 final class CountSink: SinkPlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {}
+    struct Configuration: PluginConfiguration {}
     static let typeName = "conformance.count"
     static let summary = "Counts the samples it receives (DAQTesting conformance suite)."
 

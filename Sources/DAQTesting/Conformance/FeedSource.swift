@@ -66,7 +66,7 @@ final class FeedPlan: Sendable {
 
 /// A source that emits the samples of a registered ``FeedPlan``: `type: conformance.feed`.
 final class FeedSource: SourcePlugin {
-    struct Configuration: PluginConfiguration, SettingGroup {
+    struct Configuration: PluginConfiguration {
         @Setting(required: "The registered plan.") var token: String
     }
     static let typeName = "conformance.feed"

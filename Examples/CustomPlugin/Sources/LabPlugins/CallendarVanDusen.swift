@@ -9,6 +9,9 @@ public struct CallendarVanDusen: Sendable, Equatable {
     /// The coefficients; the defaults are the IEC 60751 ones for α = 0.00385.
     public var a = 3.9083e-3, b = -5.775e-7, c = -4.183e-12
 
+    /// A Pt100 with the IEC 60751 coefficients: where the configuration's defaults come from.
+    public static let iec60751 = CallendarVanDusen(r0: 100)
+
     /// The temperatures IEC 60751 defines the equation for, in °C.
     public static let range = -200.0...850.0
     /// How far past the ends of ``range`` a result is still kept: a meter's rounding puts the

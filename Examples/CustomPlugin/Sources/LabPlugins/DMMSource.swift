@@ -17,34 +17,29 @@ public final class DMMSource: SourcePlugin {
         case skip
     }
 
-    /// The `lab.dmm` keys.
+    /// The `lab.dmm` keys, each declared once: decoding and `daq plugins describe` read these.
     public struct Configuration: PluginConfiguration {
+        @Setting(required: "The file the meter's readings were logged to, one line per reading.")
         var path: String
+        @Setting(
+            whenUnset: "from the unit",
+            "Name of the value field; default resistance, voltage, current, frequency or value.")
         var field: String?
+        @Setting(type: "double (Hz)", "Readings per second, for lines without a SECS element.")
         var rate: Double?
+        @Setting("fail stops at a line that is not a reading; skip warns and goes on.")
         var onBadLine = OnBadLine.fail
 
-        enum CodingKeys: String, CodingKey {
-            case path, field, rate
-            case onBadLine = "on_bad_line"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            path = try c.decode(String.self, forKey: .path)
-            field = try c.decodeIfPresent(String.self, forKey: .field)
-            rate = try c.decodeIfPresent(Double.self, forKey: .rate)
-            onBadLine = try c.decodeIfPresent(OnBadLine.self, forKey: .onBadLine) ?? .fail
-        }
+        public init() {}
 
         /// Checks names and the rate; `daq` reports the key's line and column.
         public func validate() throws {
-            if path.isEmpty { throw ConfigIssue(key: "path", "must not be empty") }
+            if path.isEmpty { throw $path.issue("must not be empty") }
             if let field, field.isEmpty || ["unit", "reading", "overflow"].contains(field) {
-                throw ConfigIssue(key: "field", "must be a name other than unit, reading and overflow")
+                throw $field.issue("must be a name other than unit, reading and overflow")
             }
             if let rate, !(rate > 0) || !rate.isFinite {
-                throw ConfigIssue(key: "rate", "must be greater than 0 Hz, found \(rate)")
+                throw $rate.issue("must be greater than 0 Hz, found \(rate)")
             }
         }
     }
@@ -53,16 +48,6 @@ public final class DMMSource: SourcePlugin {
     public static let typeName = "lab.dmm"
     public static let summary =
         "Multimeter readings from its text output (READ,TST,RNUM lines), timed by the meter's own clock."
-    public static let configKeys: [ConfigKey] = [
-        .required("path", "string", "The file the meter's readings were logged to, one line per reading."),
-        ConfigKey(
-            "field", "string", default: "from the unit",
-            "Name of the value field; default resistance, voltage, current, frequency or value."),
-        ConfigKey("rate", "double (Hz)", "Readings per second, for lines without a SECS element."),
-        ConfigKey(
-            "on_bad_line", OnBadLine.choices, default: "fail",
-            "fail stops at a line that is not a reading; skip warns and goes on."),
-    ]
 
     private let config: Configuration
     private let path: String

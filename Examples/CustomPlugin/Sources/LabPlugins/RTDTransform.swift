@@ -26,51 +26,40 @@ public final class RTDTransform: TransformPlugin {
         }
     }
 
-    /// The `lab.rtd` keys.
+    /// The `lab.rtd` keys, each declared once: decoding and `daq plugins describe` read these.
     public struct Configuration: PluginConfiguration {
-        var field = "resistance"
-        var output = "temperature"
-        var r0 = 100.0
+        @Setting("The field holding the resistance in ohms.") var field = "resistance"
+        @Setting("The field the temperature is written to.") var output = "temperature"
+        @Setting(type: "double (Ω)", "Resistance at 0 °C: 100 for a Pt100, 1000 for a Pt1000.") var r0 = 100.0
+        @Setting(type: "double (Ω)", "Both leads' resistance, subtracted first (2-wire hookups).")
         var leadResistance = 0.0
-        var unit = Unit.celsius
-        var a: Double?, b: Double?, c: Double?
+        @Setting("The unit of the temperature written.") var unit = Unit.celsius
+        // The IEC 60751 coefficients, unless a calibration certificate gives the sensor's own.
+        @Setting("Callendar–Van Dusen A, from the sensor's calibration certificate.") var a = CallendarVanDusen.iec60751
+            .a
+        @Setting("Callendar–Van Dusen B.") var b = CallendarVanDusen.iec60751.b
+        @Setting("Callendar–Van Dusen C (below 0 °C only).") var c = CallendarVanDusen.iec60751.c
 
-        enum CodingKeys: String, CodingKey {
-            case field, output, r0, unit, a, b, c
-            case leadResistance = "lead_resistance"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let k = try decoder.container(keyedBy: CodingKeys.self)
-            field = try k.decodeIfPresent(String.self, forKey: .field) ?? "resistance"
-            output = try k.decodeIfPresent(String.self, forKey: .output) ?? "temperature"
-            r0 = try k.decodeIfPresent(Double.self, forKey: .r0) ?? 100
-            leadResistance = try k.decodeIfPresent(Double.self, forKey: .leadResistance) ?? 0
-            unit = try k.decodeIfPresent(Unit.self, forKey: .unit) ?? .celsius
-            a = try k.decodeIfPresent(Double.self, forKey: .a)
-            b = try k.decodeIfPresent(Double.self, forKey: .b)
-            c = try k.decodeIfPresent(Double.self, forKey: .c)
-        }
+        public init() {}
 
         /// Checks the sensor's values; `daq` reports the key's line and column.
         public func validate() throws {
-            if field.isEmpty { throw ConfigIssue(key: "field", "must not be empty") }
-            if output.isEmpty { throw ConfigIssue(key: "output", "must not be empty") }
+            if field.isEmpty { throw $field.issue("must not be empty") }
+            if output.isEmpty { throw $output.issue("must not be empty") }
             if !(r0 > 0) || !r0.isFinite {
-                throw ConfigIssue(key: "r0", "must be more than 0 Ω (100 for a Pt100), found \(r0)")
+                throw $r0.issue("must be more than 0 Ω (100 for a Pt100), found \(r0)")
             }
             if !(leadResistance >= 0) || leadResistance >= r0 {
-                throw ConfigIssue(
-                    key: "lead_resistance", "must be 0 Ω or more and less than r0, found \(leadResistance)")
+                throw $leadResistance.issue("must be 0 Ω or more and less than r0, found \(leadResistance)")
             }
-            if let b, b == 0 { throw ConfigIssue(key: "b", "must not be 0: the equation would not be quadratic") }
+            if b == 0 { throw $b.issue("must not be 0: the equation would not be quadratic") }
         }
 
         var equation: CallendarVanDusen {
             var e = CallendarVanDusen(r0: r0)
-            if let a { e.a = a }
-            if let b { e.b = b }
-            if let c { e.c = c }
+            e.a = a
+            e.b = b
+            e.c = c
             return e
         }
     }
@@ -78,18 +67,6 @@ public final class RTDTransform: TransformPlugin {
     /// The `type:` in YAML.
     public static let typeName = "lab.rtd"
     public static let summary = "Pt100/Pt1000 resistance to temperature (Callendar–Van Dusen, IEC 60751)."
-    public static let configKeys: [ConfigKey] = [
-        ConfigKey("field", "string", default: "resistance", "The field holding the resistance in ohms."),
-        ConfigKey("output", "string", default: "temperature", "The field the temperature is written to."),
-        ConfigKey("r0", "double (Ω)", default: "100", "Resistance at 0 °C: 100 for a Pt100, 1000 for a Pt1000."),
-        ConfigKey(
-            "lead_resistance", "double (Ω)", default: "0", "Both leads' resistance, subtracted first (2-wire hookups)."),
-        ConfigKey("unit", Unit.choices, default: "celsius", "The unit of the temperature written."),
-        ConfigKey(
-            "a", "double", default: "3.9083e-3", "Callendar–Van Dusen A, from the sensor's calibration certificate."),
-        ConfigKey("b", "double", default: "-5.775e-7", "Callendar–Van Dusen B."),
-        ConfigKey("c", "double", default: "-4.183e-12", "Callendar–Van Dusen C (below 0 °C only)."),
-    ]
 
     private let config: Configuration
     private let equation: CallendarVanDusen

@@ -26,7 +26,7 @@ enum SettingsReader {
         settings(of: group).map { found in
             let d = found.setting.declaration
             var key = ConfigKey(
-                found.key, d.type ?? found.setting.valueType, default: d.whenUnset ?? found.setting.defaultText, d.help)
+                found.key, d.type ?? found.setting.valueType, default: found.setting.defaultText ?? d.whenUnset, d.help)
             key.required = d.required
             return key
         }
