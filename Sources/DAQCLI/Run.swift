@@ -64,7 +64,7 @@ extension DAQCommand {
         var quiet = false
 
         @Option(help: "The least severe log lines printed: trace, debug, info, notice, warning, error or critical.")
-        var logLevel: Logger.Level = .notice
+        var logLevel: LogLevel = .notice
 
         @Option(help: "Log lines as text (daq: warning: …) or json (one object per line, for collectors).")
         var logFormat: LogFormat = .text
@@ -72,15 +72,16 @@ extension DAQCommand {
         @Flag(help: "Open no control socket ('daq tap', 'daq top' and 'daq control' attach to it).")
         var noControl = false
 
-        @Flag(help: ArgumentHelp(
-            "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
-            discussion: """
-                Unchanged components keep running. A transform whose settings alone changed is replaced \
-                between two batches, keeping its buffer; any other changed component drains, stops and \
-                starts again (a source from its beginning); added components start, removed ones drain. \
-                A changed clock, steps, name or metrics section is refused with the reason, and so is \
-                an invalid file: the running configuration stays. No sample is lost.
-                """))
+        @Flag(
+            help: ArgumentHelp(
+                "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
+                discussion: """
+                    Unchanged components keep running. A transform whose settings alone changed is replaced \
+                    between two batches, keeping its buffer; any other changed component drains, stops and \
+                    starts again (a source from its beginning); added components start, removed ones drain. \
+                    A changed clock, steps, name or metrics section is refused with the reason, and so is \
+                    an invalid file: the running configuration stays. No sample is lost.
+                    """))
         var watch = false
 
         func validate() throws {
@@ -108,7 +109,7 @@ extension DAQCommand {
             }
             for w in spec.warnings { printError(w.description) }
             let format = logFormat
-            let level = logLevel
+            let level = logLevel.level
             LoggingSystem.bootstrap { _ in DAQLogHandler(format: format, level: level) }
             let logger = Logger(label: "daq")
             let endpoint: MetricsEndpoint?

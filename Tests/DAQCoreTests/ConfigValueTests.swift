@@ -5,7 +5,9 @@ import Testing
 @Suite("Config: values")
 struct ConfigValueTests {
     /// `sources.src` with `rateLine` as line 4, `win` (window) reading it with `sizeLine` as line 10.
-    static func pipeline(rate rateLine: String = "    rate: 10", size sizeLine: String = "    size: 4", extra: String = "") -> String {
+    static func pipeline(
+        rate rateLine: String = "    rate: 10", size sizeLine: String = "    size: 4", extra: String = ""
+    ) -> String {
         """
         sources:
           src:
@@ -57,7 +59,10 @@ struct ConfigValueTests {
     }
 
     @Test(arguments: [
-        ("clock: realtme", 8, "clock", "unknown value 'realtme' (did you mean 'realtime'?); expected one of: realtime | replay | virtual"),
+        (
+            "clock: realtme", 8, "clock",
+            "unknown value 'realtme' (did you mean 'realtime'?); expected one of: realtime | replay | virtual"
+        ),
         ("clock: wall", 8, "clock", "unknown value 'wall'; expected one of: realtime | replay | virtual"),
         ("speed: -1", 8, "speed", "must be greater than 0, found -1"),
         ("speed: 0", 8, "speed", "must be greater than 0, found 0"),
@@ -79,8 +84,14 @@ struct ConfigValueTests {
     }
 
     @Test(arguments: [
-        ("{size: 8, when_full: drop}", 34, "sinks.out.buffer.when_full", "unknown value 'drop'; expected one of: block | drop_oldest | drop_newest"),
-        ("{when_full: drop_olde}", 25, "sinks.out.buffer.when_full", "unknown value 'drop_olde' (did you mean 'drop_oldest'?)"),
+        (
+            "{size: 8, when_full: drop}", 34, "sinks.out.buffer.when_full",
+            "unknown value 'drop'; expected one of: block | drop_oldest | drop_newest"
+        ),
+        (
+            "{when_full: drop_olde}", 25, "sinks.out.buffer.when_full",
+            "unknown value 'drop_olde' (did you mean 'drop_oldest'?)"
+        ),
         ("{size: 0}", 20, "sinks.out.buffer.size", "must be at least 1 sample, found 0"),
         ("{size: lots}", 20, "sinks.out.buffer.size", "expected a number of samples, found 'lots'"),
         ("[8]", 13, "sinks.out.buffer", "expected a mapping {size, when_full}, found a list"),
@@ -92,7 +103,7 @@ struct ConfigValueTests {
 
     @Test func bufferIsDecoded() throws {
         let spec = try V.load(Self.pipeline(extra: "    buffer: {size: 8, when_full: drop_newest}"))
-        #expect(spec.component("out")?.buffer == BufferSpec(size: 8, whenFull: .drop_newest))
+        #expect(spec.component("out")?.buffer == BufferSpec(size: 8, whenFull: .dropNewest))
         #expect(spec.component("win")?.buffer == .default)
     }
 
@@ -101,7 +112,9 @@ struct ConfigValueTests {
         ("    rate: -2.5", "    size: 4", 4, "sources.src.rate", "must be greater than 0 Hz, found -2.5"),
         ("    rate: 10", "    size: 0", 10, "transforms.win.size", "must be at least 1 sample, found 0"),
     ])
-    func outOfRangeFromPluginValidate(_ rate: String, _ size: String, _ line: Int, _ path: String, _ message: String) throws {
+    func outOfRangeFromPluginValidate(_ rate: String, _ size: String, _ line: Int, _ path: String, _ message: String)
+        throws
+    {
         let d = try V.single(Self.pipeline(rate: rate, size: size))
         expectDiagnostic(d, line: line, column: 11, path: path, message)
     }

@@ -48,13 +48,13 @@ struct ResolverDeadLetterTests {
         }
     }
 
-    @Test(arguments: [ErrorPolicy.dead_letter, .skip, .stop])
+    @Test(arguments: [ErrorPolicy.deadLetter, .skip, .stop])
     func transformFailedLookupsFollowThePolicyAndStopKeepsThemUnresolved(policy: ErrorPolicy) throws {
         let dir = try ResolverFixtures.scratch()
         let server = try Self.flakyService()
         defer { server.stop() }
         let out = try ResolverFixtures.resolve(
-            Self.ids, settings: Self.settings(server.url, policy), in: dir, deadLetters: policy == .dead_letter)
+            Self.ids, settings: Self.settings(server.url, policy), in: dir, deadLetters: policy == .deadLetter)
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
         #expect(server.paths.count == 7, "each bad id asked twice (retries: 1)")
         switch policy {
@@ -65,7 +65,7 @@ struct ResolverDeadLetterTests {
             #expect(out.strings("id") == ["good-1", "nope", "good-2"])
             #expect(out.strings("resolve_state") == ["RESOLVED", "NODATA", "RESOLVED"])
             #expect(ResolverFixtures.messages(out).contains { $0.hasPrefix("skipped 2 sample(s): HTTP 503") })
-        case .dead_letter:
+        case .deadLetter:
             #expect(out.strings("id") == ["good-1", "nope", "good-2"])
             Self.expectDeadLetters(out, ids: ["bad-1", "bad-2"], n: [1, 3], error: "HTTP 503")
         }
@@ -76,7 +76,7 @@ struct ResolverDeadLetterTests {
         let port = try ResolverFixtures.closedPort()
         let ids = (0..<200).map { "id-\($0)" }
         let out = try ResolverFixtures.resolve(
-            ids, settings: Self.settings("http://127.0.0.1:\(port)", .dead_letter), in: dir, deadLetters: true)
+            ids, settings: Self.settings("http://127.0.0.1:\(port)", .deadLetter), in: dir, deadLetters: true)
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
         #expect(out.data("out").isEmpty)
         let dead = out.data("dead")
@@ -90,7 +90,7 @@ struct ResolverDeadLetterTests {
         let dir = try ResolverFixtures.scratch()
         let cache = dir.appendingPathComponent("cache.jsonl").path
         let server = try Self.flakyService()
-        let settings = Self.settings(server.url, .dead_letter) + "\ncache: {ttl: 0, path: \(cache)}"
+        let settings = Self.settings(server.url, .deadLetter) + "\ncache: {ttl: 0, path: \(cache)}"
         _ = try ResolverFixtures.resolve(["k1"], settings: settings, in: dir, deadLetters: true)
         server.stop()
         let out = try ResolverFixtures.resolve(["k1", "k2"], settings: settings, in: dir, deadLetters: true)
@@ -99,7 +99,7 @@ struct ResolverDeadLetterTests {
         Self.expectDeadLetters(out, ids: ["k2"], n: [1], error: "cannot reach \(server.url)")
     }
 
-    @Test(arguments: [ErrorPolicy.dead_letter, .skip, .stop])
+    @Test(arguments: [ErrorPolicy.deadLetter, .skip, .stop])
     func sinkFailedLookupsFollowThePolicyAndStopWritesThemUnresolved(policy: ErrorPolicy) throws {
         let dir = try ResolverFixtures.scratch()
         let server = try Self.flakyService()
@@ -107,7 +107,7 @@ struct ResolverDeadLetterTests {
         let path = dir.appendingPathComponent("elements.jsonl").path
         let out = try ResolverFixtures.resolve(
             Self.ids, settings: Self.settings(server.url, policy) + "\npath: \(path)", in: dir, sink: true,
-            deadLetters: policy == .dead_letter)
+            deadLetters: policy == .deadLetter)
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
         let elements = try Self.elements(path)
         let sink = Self.stage(out)
@@ -129,7 +129,7 @@ struct ResolverDeadLetterTests {
         }
     }
 
-    @Test(arguments: [ErrorPolicy.dead_letter, .skip, .stop])
+    @Test(arguments: [ErrorPolicy.deadLetter, .skip, .stop])
     func sinkElementsTheFileRefusesFollowThePolicy(policy: ErrorPolicy) throws {
         let dir = try ResolverFixtures.scratch()
         let (server, url) = try ResolverFixtures.referenceServer(elements: ResolverReferenceTests.elements, in: dir)
@@ -137,7 +137,7 @@ struct ResolverDeadLetterTests {
         // Every write to /dev/full fails with ENOSPC: a full disk, for real, at write time.
         let out = try ResolverFixtures.resolve(
             ["4006381333931", "nope"], settings: "base_url: \(url)\npath: /dev/full\non_error: \(policy.rawValue)",
-            in: dir, sink: true, deadLetters: policy == .dead_letter)
+            in: dir, sink: true, deadLetters: policy == .deadLetter)
         let full = "/dev/full: No space left on device"
         if policy == .stop {
             #expect(out.result.state == .failed)

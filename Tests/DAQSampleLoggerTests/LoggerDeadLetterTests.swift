@@ -14,7 +14,7 @@ import Testing
 struct LoggerDeadLetterTests {
     static let longName = String(repeating: "s", count: 260)
 
-    @Test(arguments: ["logger.json", "logger.jsonl", "logger.csv"], [ErrorPolicy.dead_letter, .skip, .stop])
+    @Test(arguments: ["logger.json", "logger.jsonl", "logger.csv"], [ErrorPolicy.deadLetter, .skip, .stop])
     func aStreamWhoseFileCannotBeCreatedFollowsThePolicy(type: String, policy: ErrorPolicy) throws {
         let base = tempDirectory()
         let yaml = """
@@ -26,7 +26,7 @@ struct LoggerDeadLetterTests {
             sinks:
               log:
                 {type: \(type), inputs: [accel, \(Self.longName)], directory: "\(base)", on_error: \(policy.rawValue)}
-            \(policy == .dead_letter ? "  dead: {type: collect, inputs: [log.dead]}" : "")
+            \(policy == .deadLetter ? "  dead: {type: collect, inputs: [log.dead]}" : "")
             """
         // One sample a batch: each of the long stream's four batches fails on its own.
         let outcome = try PipelineHarness.run(

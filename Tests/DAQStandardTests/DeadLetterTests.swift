@@ -87,7 +87,7 @@ struct DeadLetterTests {
             })
     }
 
-    @Test(arguments: [ErrorPolicy.dead_letter, .skip, .stop])
+    @Test(arguments: [ErrorPolicy.deadLetter, .skip, .stop])
     func aTransformThatThrowsFollowsItsPolicy(policy: ErrorPolicy) throws {
         let path = try Self.file(Self.values)
         let outcome = try PipelineHarness.run(
@@ -97,7 +97,7 @@ struct DeadLetterTests {
                 transforms: {picky: {type: test.picky, inputs: [src], on_error: \(policy.rawValue)}}
                 sinks:
                   good: {type: collect, inputs: [picky]}
-                \(policy == .dead_letter ? "  dead: {type: collect, inputs: [picky.dead]}" : "")
+                \(policy == .deadLetter ? "  dead: {type: collect, inputs: [picky.dead]}" : "")
                 """, plugins: Self.plugins, options: RunOptions(batchSize: 1, flushInterval: 0))
         switch policy {
         case .stop:
@@ -107,7 +107,7 @@ struct DeadLetterTests {
             #expect(outcome.result.state == .finished)
             #expect(outcome.data("good").compactMap { $0["v"]?.doubleValue } == [1, 3, 5])
             #expect(outcome.result.stages.first { $0.name == "picky" }?.errors == 2)
-        case .dead_letter:
+        case .deadLetter:
             #expect(outcome.result.state == .finished)
             #expect(outcome.data("good").compactMap { $0["v"]?.doubleValue } == [1, 3, 5])
             let dead = outcome.data("dead")

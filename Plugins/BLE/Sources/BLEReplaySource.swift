@@ -52,7 +52,7 @@ public final class BLEReplaySource: SourcePlugin {
         while reported < reader.malformed.count {
             let entry = reader.malformed[reported]
             let problem = "\(path): \(entry)"
-            if context.errorPolicy == .dead_letter {
+            if context.errorPolicy == .deadLetter {
                 // The record's bytes are not kept: its file and byte offset stand in for them.
                 let location = "\(path): \(entry.prefix { $0 != ":" })"
                 context.reject(raw: location, uptime: batch.uptimes.last ?? 0, reason: problem)

@@ -355,7 +355,7 @@ public final class MotionReplaySource: SourcePlugin {
     /// - Returns: `true` when the replay fails at it (after the rows before it are out).
     private func failsAt(_ bad: BadRow, context: StageContext) -> Bool {
         badRows += 1
-        if context.errorPolicy == .dead_letter {
+        if context.errorPolicy == .deadLetter {
             // The row's text is gone by now: its file and line stand in for it.
             context.reject(raw: "\(bad.path):\(bad.line)", uptime: loopOffset + lastRelative, reason: bad.description)
             return false
@@ -388,7 +388,7 @@ public final class MotionReplaySource: SourcePlugin {
     /// - Returns: `true` when the replay fails (the rows before the damage go out first).
     private func endAtDamage(_ found: CompressedInputError, context: StageContext) -> Bool {
         let place = "\(found.path):compressed byte \(found.gzip.offset)"
-        if context.errorPolicy == .dead_letter {
+        if context.errorPolicy == .deadLetter {
             context.reject(raw: place, uptime: loopOffset + lastRelative, reason: found.description)
         } else if config.onBadRow == .fail && context.errorPolicy == .stop {
             pendingFailure = found

@@ -101,7 +101,8 @@ public enum MQTTPacket: Sendable, Equatable {
 
     /// The packet type in the high nibble of the first byte.
     public enum Kind: UInt8, Sendable {
-        case connect = 1, connack, publish, puback, pubrec, pubrel, pubcomp
+        case connect = 1
+        case connack, publish, puback, pubrec, pubrel, pubcomp
         case subscribe, suback, unsubscribe, unsuback, pingreq, pingresp, disconnect
 
         /// The name the spec uses: `PUBLISH`, `PUBACK`.

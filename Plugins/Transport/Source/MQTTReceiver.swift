@@ -150,7 +150,7 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             }
             if onBadPayload == .fail {
                 ctx?.wake()
-            } else if let ctx, ctx.errorPolicy == .dead_letter {
+            } else if let ctx, ctx.errorPolicy == .deadLetter {
                 // Received on an event-loop thread: the stage's queue owns its outputs.
                 let raw = String(decoding: message.payload.readableBytesView, as: UTF8.self)
                 ctx.perform { ctx.reject(raw: raw, uptime: ctx.clock.now(), reason: text) }

@@ -10,7 +10,14 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case json
 }
 
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+/// `--log-level`: swift-log's levels under their own names, as an argument type of our own
+/// rather than a retroactive conformance of swift-log's type to swift-argument-parser's protocol.
+enum LogLevel: String, CaseIterable, ExpressibleByArgument {
+    case trace, debug, info, notice, warning, error, critical
+
+    /// The swift-log level of the same name.
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .notice }
+}
 
 /// A swift-log handler writing `daq`'s lines to standard error in either format.
 ///
@@ -60,9 +67,13 @@ struct DAQLogHandler: LogHandler {
         // A formatter per line: log lines are rare, and a shared one is not safe across threads.
         let clock = ISO8601DateFormatter()
         clock.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var fields: [String: String] = ["time": clock.string(from: Date()), "level": level.rawValue, "message": message]
+        var fields: [String: String] = [
+            "time": clock.string(from: Date()), "level": level.rawValue, "message": message,
+        ]
         for (k, v) in metadata { fields[k] = "\(v)" }
-        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

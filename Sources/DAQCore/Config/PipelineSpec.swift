@@ -15,9 +15,9 @@ public enum WhenFull: String, Sendable, Hashable, CaseIterable, ConfigEnum {
     /// The producer waits: backpressure reaches the source.
     case block
     /// The oldest buffered samples are dropped and counted.
-    case drop_oldest
+    case dropOldest = "drop_oldest"
     /// The incoming samples are dropped and counted.
-    case drop_newest
+    case dropNewest = "drop_newest"
 }
 
 /// The input buffer of a transform or sink.
@@ -77,7 +77,7 @@ public enum ErrorPolicy: String, Sendable, Hashable, CaseIterable, ConfigEnum {
     case skip
     /// The samples go, with the error and the component's name, to `<component>.dead`, an
     /// output any sink or transform may name in `inputs`.
-    case dead_letter
+    case deadLetter = "dead_letter"
 }
 
 /// What a live source does with what it delivers while the run is paused (`pause`).

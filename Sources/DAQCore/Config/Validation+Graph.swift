@@ -27,7 +27,9 @@ extension Validation {
         // A dead-letter edge is an edge from its component: cycles and dead ends see it so.
         let flowing = entries.map { e -> ComponentEntry in
             var e = e
-            e.inputs = e.inputs.map { ($0.name.hasSuffix(ComponentSpec.deadLetterSuffix) ? String($0.name.dropLast(5)) : $0.name, $0.node) }
+            e.inputs = e.inputs.map {
+                ($0.name.hasSuffix(ComponentSpec.deadLetterSuffix) ? String($0.name.dropLast(5)) : $0.name, $0.node)
+            }
             return e
         }
         let flowingByName = Dictionary(flowing.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -49,8 +51,10 @@ extension Validation {
         }
         if base == entry.name {
             error(input.node, path, "a \(entry.kind.rawValue) cannot read its own dead letters")
-        } else if let spec = producer.spec, spec.onError != .dead_letter {
-            error(input.node, path, "'\(base)' sends no dead letters; set 'on_error: dead_letter' on it to read '\(input.name)'")
+        } else if let spec = producer.spec, spec.onError != .deadLetter {
+            error(
+                input.node, path,
+                "'\(base)' sends no dead letters; set 'on_error: dead_letter' on it to read '\(input.name)'")
         }
     }
 
@@ -100,7 +104,9 @@ extension Validation {
         for e in entries where e.kind != .sink {
             let path = "\(e.kind.section).\(e.name)"
             if (readers[e.name] ?? []).isEmpty {
-                warning(e.keyNode, path, e.kind == .source ? "source is read by no component" : "output is read by no component")
+                warning(
+                    e.keyNode, path,
+                    e.kind == .source ? "source is read by no component" : "output is read by no component")
             } else if !reachesSink.contains(e.name) {
                 warning(e.keyNode, path, "no path from here to a sink: its samples are never written")
             }

@@ -17,7 +17,7 @@ extension StageRuntime {
             return false
         case .skip:
             noteError("skipped \(count) sample(s): \(reason)", fatal: false)
-        case .dead_letter:
+        case .deadLetter:
             noteError("\(count) sample(s) to \(name).dead: \(reason)", fatal: false)
             sendDeadLetters(batch, reason: reason)
         }
@@ -88,7 +88,7 @@ extension StageContext {
         raw: String, uptime: Double, message: String, pluginSkips: Bool, failure: @autoclosure () -> any Error
     ) throws {
         switch errorPolicy {
-        case .dead_letter: reject(raw: raw, uptime: uptime, reason: message)
+        case .deadLetter: reject(raw: raw, uptime: uptime, reason: message)
         case .skip: warn("skipped \(message)")
         case .stop:
             guard pluginSkips else { throw failure() }

@@ -70,7 +70,7 @@ final class Inbox: Sendable {
             case .block:
                 s.queue.append(batch)
                 s.samples += n
-            case .drop_newest:
+            case .dropNewest:
                 let room = capacity - s.samples
                 if room <= 0 {
                     dropped = n
@@ -82,7 +82,7 @@ final class Inbox: Sendable {
                     s.samples += room
                     dropped = n - room
                 }
-            case .drop_oldest:
+            case .dropOldest:
                 s.queue.append(batch)
                 s.samples += n
                 while s.samples > capacity, let first = s.queue.first {

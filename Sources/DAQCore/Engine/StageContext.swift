@@ -237,7 +237,7 @@ public final class StageContext: Sendable {
         stage?.metrics?.failed.increment(by: Int64(samples))
         stage?.metrics?.errors.increment()
         stage?.publish(.sinkFailed(sink: name, samples: samples, message: message))
-        guard let stage, stage.onError == .dead_letter else { return }
+        guard let stage, stage.onError == .deadLetter else { return }
         let texts = raw()
         guard !texts.isEmpty else { return }
         // Dead letters go downstream from the stage's own queue, as everything it emits does.
