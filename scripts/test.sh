@@ -38,6 +38,9 @@ fi
 # The MQTT tests start a real Mosquitto broker on a loopback port of their own.
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || { apt-get update && apt-get install -y mosquitto mosquitto-clients; }
 
+# One formatting for every file, as .swift-format at the root says: `swift format -i -r` fixes it.
+swift format lint --strict --configuration .swift-format -r Sources Plugins Tests Benchmarks Fuzz Examples Package.swift
+
 # Every target declares what it imports. SwiftPM's check refuses an import with no dependency
 # path; check-imports.py also refuses a module reached only through another target's
 # dependencies, so products stay as light as Package.swift says.

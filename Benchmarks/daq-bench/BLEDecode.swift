@@ -28,7 +28,9 @@ func bleDecode(capture: String, reports target: Int) throws {
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let cpu = cpuSeconds() - cpuBefore
     print("ble-decode: \(count) reports (\(copies) copies of \(capture)), \(size / 1_048_576) MiB btsnoop")
-    print("ble.replay → null on the virtual clock: \(fixed(seconds, 2)) s, \(fixed(Double(count) / seconds / 1e6, 2)) M reports/s, \(fixed(Double(size) / seconds / 1_048_576, 0)) MiB/s")
+    print(
+        "ble.replay → null on the virtual clock: \(fixed(seconds, 2)) s, \(fixed(Double(count) / seconds / 1e6, 2)) M reports/s, \(fixed(Double(size) / seconds / 1_048_576, 0)) MiB/s"
+    )
     // On a shared machine the wall time depends on the other work; the CPU time much less.
     print("CPU time (all threads): \(fixed(cpu, 2)) s, \(fixed(Double(count) / cpu / 1e6, 2)) M reports per CPU-second")
     print("peak RSS: \(fixed(peakRSSMiB(), 1)) MiB (before the run: \(fixed(rssBefore, 1)) MiB)")
@@ -74,7 +76,8 @@ private func btsnoopRecords(_ data: Data) throws -> [Record] {
 
 /// Writes the records `copies` times, copy k shifted by k·span µs, so time keeps increasing.
 private func writeRepeated(header: Data, records: [Record], copies: Int, span: Int64, to path: String) throws {
-    guard FileManager.default.createFile(atPath: path, contents: header), let out = FileHandle(forWritingAtPath: path) else {
+    guard FileManager.default.createFile(atPath: path, contents: header), let out = FileHandle(forWritingAtPath: path)
+    else {
         throw BenchError("cannot write \(path)")
     }
     defer { try? out.close() }

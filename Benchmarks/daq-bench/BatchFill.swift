@@ -17,7 +17,9 @@ func batchFill(rows: Int, typed: Bool) {
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let how = typed ? "typed setters" : "Value subscript"
-    print("batch-fill (\(how)): \(filled) rows in \(fixed(seconds, 3)) s, \(fixed(Double(filled) / seconds / 1e6, 2)) M rows/s, \(fixed(seconds / Double(filled) * 1e9, 0)) ns/row")
+    print(
+        "batch-fill (\(how)): \(filled) rows in \(fixed(seconds, 3)) s, \(fixed(Double(filled) / seconds / 1e6, 2)) M rows/s, \(fixed(seconds / Double(filled) * 1e9, 0)) ns/row"
+    )
 }
 
 /// Fourteen fields, two shapes alternating, as boxed values.

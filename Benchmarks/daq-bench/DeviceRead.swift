@@ -24,9 +24,15 @@ func gt3xRead(hours: Double, packed: Bool) throws {
 
     try comparePeers(
         [
-            ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['acceleration']['datetime']))"),
+            (
+                "actfast",
+                "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['acceleration']['datetime']))"
+            ),
             ("actipy", actipyScript),
-            ("pygt3x", "import sys\nfrom pygt3x.reader import FileReader\nwith FileReader(sys.argv[1]) as r: print(len(r.to_pandas()))"),
+            (
+                "pygt3x",
+                "import sys\nfrom pygt3x.reader import FileReader\nwith FileReader(sys.argv[1]) as r: print(len(r.to_pandas()))"
+            ),
         ], path: path, samples: samples, ours: ours)
 }
 
@@ -48,7 +54,10 @@ func cwaRead(hours: Double, packed: Bool) throws {
 
     try comparePeers(
         [
-            ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"),
+            (
+                "actfast",
+                "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"
+            ),
             ("actipy", actipyScript),
         ], path: path, samples: samples, ours: ours)
 }
@@ -72,7 +81,10 @@ func geneactivRead(hours: Double) throws {
 
     try comparePeers(
         [
-            ("actfast", "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"),
+            (
+                "actfast",
+                "import actfast,sys; d=actfast.read(sys.argv[1]); print(len(d['timeseries']['high_frequency']['datetime']))"
+            ),
             ("actipy", actipyScript),
         ], path: path, samples: samples, ours: ours)
 }
@@ -116,7 +128,9 @@ func comparePeers(_ peers: [(String, String)], path: String, samples: Double, ou
             print("\(name): read \(read) of \(Int(samples)) samples in \(fixed(s, 2)) s: not compared\(status)")
             continue
         }
-        print("\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))")
+        print(
+            "\(name): \(fixed(s, 2)) s incl. interpreter start, \(fixed(samples / s / 1e6, 2)) M samples/s, DAQKit ×\(fixed(s / ours, 1))"
+        )
     }
 }
 
@@ -137,6 +151,8 @@ func replayToNull(_ path: String, samples: Double) throws -> Double {
     let result = run.wait()
     let ours = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     guard result.state == .finished else { throw BenchError("the run ended \(result.state): \(result.failure ?? "")") }
-    print("motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB")
+    print(
+        "motion.replay → null: \(fixed(ours, 2)) s, \(fixed(samples / ours / 1e6, 2)) M samples/s, peak RSS \(fixed(peakRSSMiB(), 0)) MiB"
+    )
     return ours
 }

@@ -1,3 +1,6 @@
+import DAQCore
+import Foundation
+
 // Fuzz target over the BLE decoder, the HCI report parser and the capture readers.
 //
 // Built for libFuzzer (scripts/fuzz-ble.sh):
@@ -5,15 +8,15 @@
 // Built normally it replays the files given as arguments through the same entry, so a crash
 // found by the fuzzer can be reproduced in a debugger.
 @testable import DAQBLE
-import DAQCore
-import Foundation
 
 /// One input: as advertising data, as an HCI event, and as a capture file.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     var fields = Fields()
     AdvertisingDecoder(custom: fuzzDecoders).decode(bytes, into: &fields)
     try? HCIEvents.reports(in: bytes, timestamp: 0) { report in _ = report.fields(decoder: AdvertisingDecoder()) }
-    try? HCIEvents.linkLayer(bytes, rssi: -50, timestamp: 0) { report in _ = report.fields(decoder: AdvertisingDecoder()) }
+    try? HCIEvents.linkLayer(bytes, rssi: -50, timestamp: 0) { report in
+        _ = report.fields(decoder: AdvertisingDecoder())
+    }
     let path = fuzzPath
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
     // Reports also go into batches the way the sources fill them, through the column buffers
@@ -35,8 +38,11 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
 }
 
 let fuzzDecoders = [
-    ManufacturerDecoder(companyID: 0x0059, name: "f", match: "01", fields: ManufacturerDecoder.FieldType.allCases.enumerated().map {
-        ManufacturerDecoder.Field(name: $0.element.rawValue, offset: $0.offset * 3, type: $0.element, scale: nil, unit: nil)
-    })
+    ManufacturerDecoder(
+        companyID: 0x0059, name: "f", match: "01",
+        fields: ManufacturerDecoder.FieldType.allCases.enumerated().map {
+            ManufacturerDecoder.Field(
+                name: $0.element.rawValue, offset: $0.offset * 3, type: $0.element, scale: nil, unit: nil)
+        })
 ]
 let fuzzPath = NSTemporaryDirectory() + "ble-fuzz-\(getpid()).bin"

@@ -66,7 +66,8 @@ func fuzzOne(_ target: FuzzTarget, _ bytes: UnsafeRawBufferPointer) {
         let text = String(decoding: bytes, as: UTF8.self)
         _ = try? YAMLFile.compose(text: text, file: "fuzz.yaml")
         if let registry = try? PluginRegistry() {
-            _ = try? PipelineLoader(registry: registry, environment: ["A": "1"], overrides: ["name=x"]).load(text: text, file: "fuzz.yaml")
+            _ = try? PipelineLoader(registry: registry, environment: ["A": "1"], overrides: ["name=x"]).load(
+                text: text, file: "fuzz.yaml")
         }
     }
 }

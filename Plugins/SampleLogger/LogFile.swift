@@ -153,7 +153,8 @@ final class LogFile {
 
     private func writeRows(_ batch: Batch, markers: [LogMarker], warn: (String) -> Void) throws {
         guard let t0 else { return }
-        for column in batch.columns where reservedItemKeys.contains(column.name) && warnedFields.insert(column.name).inserted {
+        for column in batch.columns
+        where reservedItemKeys.contains(column.name) && warnedFields.insert(column.name).inserted {
             warn("field '\(column.name)' has the name of an item key; it is not written to \(path)")
         }
         // Per batch, not per sample: where each header field sits, or each column's key bytes.
@@ -187,7 +188,8 @@ final class LogFile {
                     markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), fields: csvFields,
                     to: &buffer)
             } else {
-                LogItemJSON.appendMarker(markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), to: &buffer)
+                LogItemJSON.appendMarker(
+                    markers[nextMarker], date: date(dateOrigin + markers[nextMarker].uptime), to: &buffer)
             }
             appendTerminator(to: &buffer)
             nextMarker += 1

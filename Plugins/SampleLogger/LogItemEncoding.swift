@@ -35,7 +35,9 @@ struct LogPause: Sendable, Equatable {
         else { return nil }
         self.kind = kind
         wallDate = batch.timestamps[row]
-        pausedSeconds = batch.column(ClockPause.pausedSecondsField).flatMap { $0.isAbsent(row) ? nil : $0[row].doubleValue }
+        pausedSeconds = batch.column(ClockPause.pausedSecondsField).flatMap {
+            $0.isAbsent(row) ? nil : $0[row].doubleValue
+        }
     }
 
     /// The value of CSV column `name` (one of ``fields``), or `nil` for an empty cell.

@@ -39,7 +39,8 @@ final class SampleLog {
     func write(_ batch: Batch, context: StageContext) throws {
         let before = opened.reduce(0) { $0 + $1.bytesWritten }
         for row in 0..<batch.count where batch.kinds[row] == .marker {
-            markers.append(LogMarker(uptime: batch.uptimes[row], stepPath: batch.stepPaths[row], pause: LogPause(batch, row: row)))
+            markers.append(
+                LogMarker(uptime: batch.uptimes[row], stepPath: batch.stepPaths[row], pause: LogPause(batch, row: row)))
         }
         if batch.kinds.contains(where: { $0 != .marker }) {
             try file(for: batch.stream, context: context).write(batch, markers: markers, warn: context.warn)
@@ -86,7 +87,8 @@ final class SampleLog {
         if let file = files[stream] { return file }
         let path = freePath(identifier: identifier(for: stream), context: context)
         let file = try LogFile(
-            path: path, layout: layout, decimals: config.decimals, runStart: context.startDate, zone: context.recordingTimeZone)
+            path: path, layout: layout, decimals: config.decimals, runStart: context.startDate,
+            zone: context.recordingTimeZone)
         files[stream] = file
         opened.append(file)
         context.recordOutput(path: path, format: format, samples: 0, bytes: 0)
@@ -115,7 +117,8 @@ final class SampleLog {
         } while FileManager.default.fileExists(atPath: path)
         if context.isRestart {
             // A JSON document that was closed cannot be continued: the new instance gets its own file.
-            context.notice("\(identifier).\(format) holds what this sink wrote before the reload; writing \(path) from now on")
+            context.notice(
+                "\(identifier).\(format) holds what this sink wrote before the reload; writing \(path) from now on")
         } else {
             context.warn("\(identifier).\(format) is written by another sink of this run; writing \(path) instead")
         }

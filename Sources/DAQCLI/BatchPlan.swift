@@ -15,16 +15,24 @@ struct BatchPlan {
     /// Expands the inputs and derives each run's overrides from the pipeline's components.
     /// - Throws: a message when no source has a `path`, or several do and `source` is not given.
     init(spec: PipelineSpec, inputs: [String], output: String, source: String?) throws {
-        let withPath = spec.components.filter { $0.kind == .source && $0.plugin.configKeys.contains { $0.name == "path" } }
+        let withPath = spec.components.filter {
+            $0.kind == .source && $0.plugin.configKeys.contains { $0.name == "path" }
+        }
         let chosen: ComponentSpec
         if let source {
             guard let c = withPath.first(where: { $0.name == source }) else {
-                throw BatchError("no source '\(source)' with a path; sources with a path: \(withPath.map(\.name).joined(separator: ", "))")
+                throw BatchError(
+                    "no source '\(source)' with a path; sources with a path: \(withPath.map(\.name).joined(separator: ", "))"
+                )
             }
             chosen = c
         } else {
             guard withPath.count == 1, let c = withPath.first else {
-                throw BatchError(withPath.isEmpty ? "the pipeline has no source that reads a file (no 'path' key)" : "several sources read files (\(withPath.map(\.name).joined(separator: ", "))); name one with --source")
+                throw BatchError(
+                    withPath.isEmpty
+                        ? "the pipeline has no source that reads a file (no 'path' key)"
+                        : "several sources read files (\(withPath.map(\.name).joined(separator: ", "))); name one with --source"
+                )
             }
             chosen = c
         }
@@ -41,7 +49,9 @@ struct BatchPlan {
                 let keys = Set(sink.plugin.configKeys.map(\.name))
                 if keys.contains("directory") { o.append("sinks.\(sink.name).directory=\(Self.quoted(dir))") }
                 if keys.contains("path"), let original = Self.originalPath(sink) {
-                    o.append("sinks.\(sink.name).path=\(Self.quoted((dir as NSString).appendingPathComponent((original as NSString).lastPathComponent)))")
+                    o.append(
+                        "sinks.\(sink.name).path=\(Self.quoted((dir as NSString).appendingPathComponent((original as NSString).lastPathComponent)))"
+                    )
                 }
             }
             return Item(input: file, name: name, directory: dir, overrides: o)
@@ -55,7 +65,9 @@ struct BatchPlan {
 
     static func parseShard(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else { return nil }
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(k) else {
+            return nil
+        }
         return (k, n)
     }
 

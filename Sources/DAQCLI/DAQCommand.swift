@@ -1,6 +1,7 @@
 import ArgumentParser
 import DAQCore
 import DAQStandard
+import Foundation
 import Synchronization
 
 /// The `daq` command tree, as a library so a custom build can add plugins and keep every verb:
@@ -31,7 +32,8 @@ public struct DAQCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Run.self, Validate.self, Test.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolve.self, Resolver.self,
+            Run.self, Validate.self, Test.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolve.self,
+            Resolver.self,
             Schema.self, Tap.self, Top.self, Control.self,
         ]
     )
@@ -76,8 +78,6 @@ enum ExitStatus {
     static let invalidConfiguration = ExitCode(2)
     static let cancelled = ExitCode(130)
 }
-
-import Foundation
 
 /// Writes a line to standard error, clear of the live status line.
 func printError(_ line: String) {

@@ -15,7 +15,8 @@ public enum PipelineSchema {
             p.configKeys.filter { $0.valueType == nil }.map { "\(p.typeName).\($0.name): '\($0.type)'" }
         }
         guard unknown.isEmpty else {
-            throw SchemaError(message: "types that do not follow ConfigValueType's grammar: \(unknown.joined(separator: ", "))")
+            throw SchemaError(
+                message: "types that do not follow ConfigValueType's grammar: \(unknown.joined(separator: ", "))")
         }
         var definitions: [String: Any] = ["substitution": substitution, "duration": duration]
         for kind in PluginKind.allCases {
@@ -29,7 +30,8 @@ public enum PipelineSchema {
             "name": ["type": "string", "description": "The pipeline's name; run directories are named after it."],
             "clock": [
                 "enum": ClockMode.allCases.map(\.rawValue),
-                "description": "realtime: wall time; replay: recorded time paced by speed; virtual: as fast as possible.",
+                "description":
+                    "realtime: wall time; replay: recorded time paced by speed; virtual: as fast as possible.",
             ],
             "speed": [
                 "anyOf": [["type": "number", "exclusiveMinimum": 0], ref("substitution")],
@@ -45,7 +47,8 @@ public enum PipelineSchema {
                         "properties": [
                             "listen": [
                                 "type": "string", "pattern": "^(\\[[0-9A-Fa-f:.]+\\]|[^:\\s]+):[0-9]{1,5}$",
-                                "description": "HOST:PORT of the Prometheus endpoint (GET /metrics); port 0 takes a free one.",
+                                "description":
+                                    "HOST:PORT of the Prometheus endpoint (GET /metrics); port 0 takes a free one.",
                             ]
                         ],
                     ]
@@ -87,7 +90,8 @@ public enum PipelineSchema {
     /// same bytes and a committed copy can be compared.
     public static func json(registry: PluginRegistry) throws -> String {
         let data = try JSONSerialization.data(
-            withJSONObject: try make(registry: registry), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: try make(registry: registry),
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
@@ -111,7 +115,9 @@ public enum PipelineSchema {
     }
 
     private static func pluginSchema(_ plugin: PluginDescriptor) -> [String: Any] {
-        var properties: [String: Any] = ["type": ["enum": yamlLiterals(plugin.typeName), "description": plugin.summary]]
+        var properties: [String: Any] = [
+            "type": ["enum": yamlLiterals(plugin.typeName), "description": plugin.summary]
+        ]
         var required = ["type"]
         let keys = ComponentSpec.commonKeys(plugin.kind) + plugin.configKeys
         for key in keys {
@@ -155,20 +161,27 @@ public enum PipelineSchema {
         }
     }
 
-    private static var substitution: [String: Any] { [
-        "type": "string",
-        "pattern": "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
-        "description": "${VAR} or ${VAR:-default}, taken from the environment when the pipeline is loaded.",
-    ] }
+    private static var substitution: [String: Any] {
+        [
+            "type": "string",
+            "pattern": "\\$\\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\\}",
+            "description": "${VAR} or ${VAR:-default}, taken from the environment when the pipeline is loaded.",
+        ]
+    }
 
-    private static var duration: [String: Any] { [
-        "anyOf": [
-            ["type": "number"],
-            ["type": "string", "pattern": "^ *[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)? *(ms|us|s|m|h)? *$"],
-            ref("substitution"),
-        ],
-        "description": "Seconds: a number, or with a unit such as 500ms, 2s, 5m, 1h.",
-    ] }
+    private static var duration: [String: Any] {
+        [
+            "anyOf": [
+                ["type": "number"],
+                [
+                    "type": "string",
+                    "pattern": "^ *[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)? *(ms|us|s|m|h)? *$",
+                ],
+                ref("substitution"),
+            ],
+            "description": "Seconds: a number, or with a unit such as 500ms, 2s, 5m, 1h.",
+        ]
+    }
 
     /// The values an editor's YAML parser gives for a bare word: `type: null` names the `null`
     /// sink for `daq`, but YAML reads it as null.

@@ -62,7 +62,8 @@ public enum PluginReferenceDocument {
     }
 
     private static func section(_ p: PluginDescriptor) -> String {
-        var out = "<a id=\"\(anchor(p))\"></a>\n### `\(p.typeName)` (\(p.kind.rawValue), \(p.module))\n\n\(p.summary)\n\n"
+        var out =
+            "<a id=\"\(anchor(p))\"></a>\n### `\(p.typeName)` (\(p.kind.rawValue), \(p.module))\n\n\(p.summary)\n\n"
         guard !p.configKeys.isEmpty else { return out + "No keys besides `type`.\n\n" }
         out += "| key | type | default | meaning |\n|---|---|---|---|\n"
         for k in p.configKeys {

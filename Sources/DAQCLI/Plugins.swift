@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import Foundation
 
 extension DAQCommand {
     struct Plugins: ParsableCommand {
@@ -32,7 +33,9 @@ extension DAQCommand {
 
             @Argument(
                 help: "The plugin type, e.g. window.",
-                completion: .custom { _, _, prefix in Set(PluginSet.current.all.map(\.typeName)).filter { $0.hasPrefix(prefix) }.sorted() })
+                completion: .custom { _, _, prefix in
+                    Set(PluginSet.current.all.map(\.typeName)).filter { $0.hasPrefix(prefix) }.sorted()
+                })
             var type: String
 
             @Option(help: "source, transform or sink, when the name exists as several kinds.")
@@ -66,9 +69,14 @@ enum PluginDocumentation {
             lines.append("  (no keys besides 'type')")
         } else {
             let rows = keys.map { k in
-                (k.name, k.type, k.required ? "required" : (k.defaultValue.map { "default \($0)" } ?? "optional"), k.doc)
+                (
+                    k.name, k.type, k.required ? "required" : (k.defaultValue.map { "default \($0)" } ?? "optional"),
+                    k.doc
+                )
             }
-            let w0 = rows.map(\.0.count).max()!, w1 = rows.map(\.1.count).max()!, w2 = rows.map(\.2.count).max()!
+            let w0 = rows.map(\.0.count).max()!
+            let w1 = rows.map(\.1.count).max()!
+            let w2 = rows.map(\.2.count).max()!
             lines.append("  keys:")
             for r in rows {
                 lines.append(
@@ -80,5 +88,3 @@ enum PluginDocumentation {
         return lines.joined(separator: "\n")
     }
 }
-
-import Foundation

@@ -27,10 +27,17 @@ struct RecordingInspector {
             }
             if let p = previous {
                 let dt = s.uptime - p
-                if dt < 0 { r.backwards.append((s.uptime, dt)) } else { periods.add(dt); r.period.add(dt) }
+                if dt < 0 {
+                    r.backwards.append((s.uptime, dt))
+                } else {
+                    periods.add(dt)
+                    r.period.add(dt)
+                }
             }
             previous = s.uptime
-            for (i, axis) in ["x", "y", "z"].enumerated() { if let v = s.fields[axis]?.doubleValue { r.axes[i].add(v) } }
+            for (i, axis) in ["x", "y", "z"].enumerated() {
+                if let v = s.fields[axis]?.doubleValue { r.axes[i].add(v) }
+            }
         }
         (r.warnings, r.notes, r.device) = firstPass
         r.medianPeriod = periods.median
@@ -41,13 +48,16 @@ struct RecordingInspector {
         // A recording on an absolute clock that spans days is drawn one row per day of its zone.
         var days: DayPlot?
         if plotWidth > 0, r.spansDays {
-            days = DayPlot(zone: r.device?["timeZone"]?.stringValue.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
+            days = DayPlot(
+                zone: r.device?["timeZone"]?.stringValue.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
         }
         previous = nil
         _ = try each { s in
             if let p = previous, s.uptime - p > 2 * median { r.gaps.append((p, s.uptime - p)) }
             previous = s.uptime
-            if plotWidth > 0, let x = s.fields["x"]?.doubleValue, let y = s.fields["y"]?.doubleValue, let z = s.fields["z"]?.doubleValue {
+            if plotWidth > 0, let x = s.fields["x"]?.doubleValue, let y = s.fields["y"]?.doubleValue,
+                let z = s.fields["z"]?.doubleValue
+            {
                 let magnitude = (x * x + y * y + z * z).squareRoot()
                 if days != nil {
                     days!.add(s.timestamp, magnitude)
@@ -64,18 +74,23 @@ struct RecordingInspector {
     /// Streams every data sample of the recording through `body`; returns the warnings, the notes
     /// and what the file said about its device (the run manifest's `inputs` entry).
     private func each(_ body: (Sample) -> Void) throws -> ([String], [String], Fields?) {
-        let configuration = try YAMLDecoder().decode(MotionReplaySource.Configuration.self, from: Yams.compose(yaml: config)!)
+        let configuration = try YAMLDecoder().decode(
+            MotionReplaySource.Configuration.self, from: Yams.compose(yaml: config)!)
         try configuration.validate()
         let source = try MotionReplaySource(
-            configuration: configuration, context: PluginContext(componentName: "recording", pipelineName: "inspect", baseDirectory: "", clock: .virtual))
+            configuration: configuration,
+            context: PluginContext(
+                componentName: "recording", pipelineName: "inspect", baseDirectory: "", clock: .virtual))
         let messages = Mutex<([String], [String])>(([], []))
-        let context = StageContext.detached(name: "recording", kind: .source, clock: RunClock(mode: .virtual), onEvent: { event in
-            switch event {
-            case .warning(_, let m): messages.withLock { $0.0.append(m) }
-            case .notice(_, let m): messages.withLock { $0.1.append(m) }
-            default: break
-            }
-        })
+        let context = StageContext.detached(
+            name: "recording", kind: .source, clock: RunClock(mode: .virtual),
+            onEvent: { event in
+                switch event {
+                case .warning(_, let m): messages.withLock { $0.0.append(m) }
+                case .notice(_, let m): messages.withLock { $0.1.append(m) }
+                default: break
+                }
+            })
         try source.start(context: context)
         defer { source.stop(context: context) }
         defer { _ = messages }
@@ -83,7 +98,9 @@ struct RecordingInspector {
         while status == .more {
             var batch = Batch(stream: "recording", capacity: 4096)
             status = try source.read(into: &batch, limit: 4096, context: context)
-            let xs = batch.column("x"), ys = batch.column("y"), zs = batch.column("z")
+            let xs = batch.column("x")
+            let ys = batch.column("y")
+            let zs = batch.column("z")
             for i in 0..<batch.count {
                 if batch.kinds[i] == .marker { continue }
                 var s = Sample(timestamp: batch.timestamps[i], uptime: batch.uptimes[i], stepPath: batch.stepPaths[i])
@@ -103,7 +120,9 @@ struct RecordingInspector {
             case .array(let items)? = try? JSONParser.parse(Array(data))
         else { return [] }
         return items.compactMap { item in
-            guard case .object(let o) = item, let p = o["stepPath"]?.stringValue, let t = o["start"]?.doubleValue else { return nil }
+            guard case .object(let o) = item, let p = o["stepPath"]?.stringValue, let t = o["start"]?.doubleValue else {
+                return nil
+            }
             return (p, t)
         }
     }

@@ -84,7 +84,9 @@ struct RecordingReport {
         let duration = (last ?? 0) - (first ?? 0)
         l.append("duration: \(Self.f(duration)) s")
         if period.count > 0, period.mean > 0 {
-            l.append("rate: \(Self.f(1 / period.mean, 2)) Hz mean; period \(Self.f(period.mean * 1000)) ms ± \(Self.f(period.std * 1000)) ms (jitter, 1 std)")
+            l.append(
+                "rate: \(Self.f(1 / period.mean, 2)) Hz mean; period \(Self.f(period.mean * 1000)) ms ± \(Self.f(period.std * 1000)) ms (jitter, 1 std)"
+            )
         }
         if let m = medianPeriod { l.append("median period: \(Self.f(m * 1000)) ms") }
         l.append("gaps longer than twice the median period: \(gaps.count)")
@@ -125,17 +127,22 @@ struct RecordingReport {
         if case .array(let gaps)? = d["gaps"] {
             l.append("device gaps: \(gaps.count)")
             for g in gaps.prefix(10) {
-                l.append("  from \(field(g, "start")?.stringValue ?? "?"): \(Self.f(field(g, "seconds")?.doubleValue ?? 0)) s")
+                l.append(
+                    "  from \(field(g, "start")?.stringValue ?? "?"): \(Self.f(field(g, "seconds")?.doubleValue ?? 0)) s"
+                )
             }
             if gaps.count > 10 { l.append("  … \(gaps.count - 10) more") }
         }
         if case .array(let fills)? = d["idleFilled"], !fills.isEmpty {
             l.append("idle-sleep spans filled (idle: true): \(fills.count)")
-            for f in fills.prefix(10) { l.append("  \(field(f, "start")?.stringValue ?? "?") to \(field(f, "end")?.stringValue ?? "?")") }
+            for f in fills.prefix(10) {
+                l.append("  \(field(f, "start")?.stringValue ?? "?") to \(field(f, "end")?.stringValue ?? "?")")
+            }
             if fills.count > 10 { l.append("  … \(fills.count - 10) more") }
         }
         let shown: Set = [
-            "path", "format", "device", "serial", "timeZone", "nominalRate", "measuredRate", "start", "end", "units", "samples",
+            "path", "format", "device", "serial", "timeZone", "nominalRate", "measuredRate", "start", "end", "units",
+            "samples",
             "corruptBlocks", "gaps", "idleFilled",
         ]
         for (key, value) in d.pairs where !shown.contains(key) {

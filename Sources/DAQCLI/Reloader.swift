@@ -39,7 +39,8 @@ final class Reloader: @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         timer.setEventHandler { [weak self] in
-            guard let self, let text = try? String(contentsOfFile: self.file, encoding: .utf8), text != self.lastText else { return }
+            guard let self, let text = try? String(contentsOfFile: self.file, encoding: .utf8), text != self.lastText
+            else { return }
             _ = self.reload(reason: "\(self.file) changed")
         }
         timer.setCancelHandler { withExtendedLifetime(timer) {} }

@@ -17,7 +17,8 @@ extension DAQCommand {
                 Editors then complete and check keys, plugin types and enum values as you type.
                 """)
 
-        @Option(help: "Write the schema to this file instead of standard output.", completion: .file(extensions: ["json"]))
+        @Option(
+            help: "Write the schema to this file instead of standard output.", completion: .file(extensions: ["json"]))
         var output: String?
 
         func run() throws {

@@ -63,7 +63,9 @@ extension DAQCommand {
             let test = try TestFileParser.parse(path: file, registry: PluginSet.current)
             let cases = "\(test.cases.count) case\(test.cases.count == 1 ? "" : "s")"
             if !test.unmet.isEmpty {
-                printError("\(file): note: requires \(test.unmet.joined(separator: ", ")), not set: its pipeline and cases were not checked")
+                printError(
+                    "\(file): note: requires \(test.unmet.joined(separator: ", ")), not set: its pipeline and cases were not checked"
+                )
                 return "config test, \(cases)"
             }
             return "config test of \(test.pipeline), \(cases)"

@@ -44,7 +44,8 @@ public final class ServiceProcess: @unchecked Sendable {
         p.arguments = arguments
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
@@ -97,7 +98,8 @@ public final class ServiceProcess: @unchecked Sendable {
             }
             if ended || !condition.wait(until: deadline) {
                 throw ServiceProcessError(
-                    message: "\(process.executableURL?.lastPathComponent ?? "process") \(ended ? "ended" : "printed nothing matching within \(timeout) s")",
+                    message:
+                        "\(process.executableURL?.lastPathComponent ?? "process") \(ended ? "ended" : "printed nothing matching within \(timeout) s")",
                     output: lines.joined(separator: "\n"), errors: errorOutput)
             }
         }

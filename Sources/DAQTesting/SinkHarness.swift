@@ -28,7 +28,9 @@ public final class SinkHarness {
 
     /// Builds a plugin from YAML configuration text, validating it as `daq` would, and starts it.
     /// - Throws: the decoding error or ``ConfigIssue`` validation raises, or what `start` throws.
-    public convenience init<T: SinkPlugin>(_ type: T.Type, config yaml: String = "{}", name: String = "under-test") throws {
+    public convenience init<T: SinkPlugin>(_ type: T.Type, config yaml: String = "{}", name: String = "under-test")
+        throws
+    {
         let configuration = try PluginConfigLoader.decode(T.Configuration.self, yaml: yaml)
         let context = PluginContext(componentName: name, pipelineName: "test", baseDirectory: "", clock: .virtual)
         try self.init(T(configuration: configuration, context: context), name: name)

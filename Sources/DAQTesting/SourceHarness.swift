@@ -16,7 +16,8 @@ public final class SourceHarness {
 
     /// Wraps an instance and starts it; the clock is virtual unless given.
     public init(
-        _ source: any Source, name: String = "under-test", steps: [StepSpec] = [], clock: RunClock = RunClock(mode: .virtual)
+        _ source: any Source, name: String = "under-test", steps: [StepSpec] = [],
+        clock: RunClock = RunClock(mode: .virtual)
     ) throws {
         self.source = source
         let events = eventLog

@@ -30,7 +30,9 @@ public final class TransformHarness {
 
     /// Builds a plugin from YAML configuration text, validating it as `daq` would, and starts it.
     /// - Throws: the decoding error or ``ConfigIssue`` validation raises.
-    public convenience init<T: TransformPlugin>(_ type: T.Type, config yaml: String = "{}", name: String = "under-test") throws {
+    public convenience init<T: TransformPlugin>(_ type: T.Type, config yaml: String = "{}", name: String = "under-test")
+        throws
+    {
         let configuration = try PluginConfigLoader.decode(T.Configuration.self, yaml: yaml)
         let context = PluginContext(componentName: name, pipelineName: "test", baseDirectory: "", clock: .virtual)
         try self.init(T(configuration: configuration, context: context), name: name)

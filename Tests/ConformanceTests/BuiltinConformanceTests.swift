@@ -28,12 +28,15 @@ struct BuiltinConformanceTests {
         let entries = Set(ConformanceTable.entries.map { "\($0.kind.rawValue) \($0.type)" })
         let excluded = Set(ConformanceTable.exclusions.map { "\($0.kind.rawValue) \($0.type)" })
         for e in ConformanceTable.exclusions {
-            FileHandle.standardError.write(Data("conformance: excluded \(e.kind.rawValue) \(e.type): \(e.reason)\n".utf8))
+            FileHandle.standardError.write(
+                Data("conformance: excluded \(e.kind.rawValue) \(e.type): \(e.reason)\n".utf8))
             #expect(!e.reason.isEmpty)
         }
         let builtins = BuiltinPlugins.all.map { "\($0.kind.rawValue) \($0.typeName)" }
         for plugin in builtins {
-            #expect(entries.contains(plugin) || excluded.contains(plugin), "\(plugin) has no conformance entry and no exclusion")
+            #expect(
+                entries.contains(plugin) || excluded.contains(plugin),
+                "\(plugin) has no conformance entry and no exclusion")
         }
         #expect(entries.isDisjoint(with: excluded), "listed both ways: \(entries.intersection(excluded))")
         #expect(entries.union(excluded).isSubset(of: Set(builtins)), "rows for plugins that are not built in")

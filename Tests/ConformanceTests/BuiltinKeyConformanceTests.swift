@@ -1,5 +1,5 @@
-import DAQKit
 import DAQCore
+import DAQKit
 import DAQTesting
 import Testing
 

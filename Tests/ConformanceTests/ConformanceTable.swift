@@ -8,12 +8,18 @@ enum ConformanceTable {
     static let exclusions: [Exclusion] = [
         Exclusion(
             kind: .source, type: "ble.scan",
-            reason: "opens a Bluetooth HCI socket, which needs an adapter and CAP_NET_ADMIN; its parsing runs through ble.replay here and HCIControllerTests with captured bytes"),
+            reason:
+                "opens a Bluetooth HCI socket, which needs an adapter and CAP_NET_ADMIN; its parsing runs through ble.replay here and HCIControllerTests with captured bytes"
+        ),
         Exclusion(
             kind: .source, type: "stdin",
-            reason: "reads the test process's own standard input, which one in-process run cannot give each check; StdinSource shares RecordDecoder with the file source checked here"),
+            reason:
+                "reads the test process's own standard input, which one in-process run cannot give each check; StdinSource shares RecordDecoder with the file source checked here"
+        ),
         Exclusion(
             kind: .source, type: "infomanager.news",
-            reason: "emits only the news items that changed, a handful per poll, so there is no input to scale, drain or stall; NewsSourceTests run it against the reference server (virtual clock, realtime polling, an unreachable service)"),
+            reason:
+                "emits only the news items that changed, a handful per poll, so there is no input to scale, drain or stall; NewsSourceTests run it against the reference server (virtual clock, realtime polling, an unreachable service)"
+        ),
     ]
 }

@@ -18,16 +18,20 @@ extension ConformanceTable {
         [
             Entry(.source, "ble.replay") {
                 ConformanceSpec(
-                    config: "path: \(capture)", drain: .exactly(try Fixtures.recorded("ble.replay", config: "path: \(capture)").count),
+                    config: "path: \(capture)",
+                    drain: .exactly(try Fixtures.recorded("ble.replay", config: "path: \(capture)").count),
                     failure: FailureCase(config: "path: /nonexistent/beacons.btsnoop", report: .refusedAtStart),
                     reasons: [
-                        .stopsWithoutInput: "an empty capture has no header and is refused at start, as the errors check shows",
-                        .hugeBatch: "recordings/beacons.btsnoop is the only capture; ble-decode's benchmark reads millions of reports",
+                        .stopsWithoutInput:
+                            "an empty capture has no header and is refused at start, as the errors check shows",
+                        .hugeBatch:
+                            "recordings/beacons.btsnoop is the only capture; ble-decode's benchmark reads millions of reports",
                     ])
             },
             Entry(.transform, "ble.discovery") {
                 ConformanceSpec(
-                    config: "scan_duration: 10 s\nrssi_threshold: -100", input: replayed("ble.replay", "path: \(capture)"),
+                    config: "scan_duration: 10 s\nrssi_threshold: -100",
+                    input: replayed("ble.replay", "path: \(capture)"),
                     // 100 000, not a million: each report is read as a whole Sample, which in a
                     // debug build makes a million take minutes (linearly, not a hang).
                     drain: .flushed, hugeCount: 100_000, reasons: [.errorsAreEvents: total])
@@ -45,16 +49,23 @@ extension ConformanceTable {
                 let bad = Fixtures.file("bad.jsonl", lines.prefix(3).joined(separator: "\n") + "\n{not json\n")
                 let empty = Fixtures.file("empty.jsonl", "")
                 return ConformanceSpec(
-                    config: "path: \(scans)", drain: .exactly(try Fixtures.recorded("barcode.replay", config: "path: \(scans)").count),
-                    failure: FailureCase(config: "path: \(bad)\non_bad_row: fail", report: .fatal, messageContains: "bad.jsonl:4"),
+                    config: "path: \(scans)",
+                    drain: .exactly(try Fixtures.recorded("barcode.replay", config: "path: \(scans)").count),
+                    failure: FailureCase(
+                        config: "path: \(bad)\non_bad_row: fail", report: .fatal, messageContains: "bad.jsonl:4"),
                     emptyConfig: "path: \(empty)",
-                    reasons: [.hugeBatch: "a scan log of a million codes is not a recording anyone keeps; the transforms after it take huge batches"])
+                    reasons: [
+                        .hugeBatch:
+                            "a scan log of a million codes is not a recording anyone keeps; the transforms after it take huge batches"
+                    ])
             },
             Entry(.transform, "barcode.gs1") {
                 ConformanceSpec(input: scanInput(), hugeCount: 250_000, reasons: [.errorsAreEvents: total])
             },
             Entry(.transform, "barcode.dedup") {
-                ConformanceSpec(config: "window: 2 s", input: scanInput(), drain: .atMost, hugeCount: 250_000, reasons: [.errorsAreEvents: total])
+                ConformanceSpec(
+                    config: "window: 2 s", input: scanInput(), drain: .atMost, hugeCount: 250_000,
+                    reasons: [.errorsAreEvents: total])
             },
             Entry(.transform, "barcode.step") {
                 // Step cards in the first round of scans only, as in a session: thousands of step
@@ -69,7 +80,8 @@ extension ConformanceTable {
                         return plain
                     }
                 }
-                return ConformanceSpec(input: input, drain: .atMost, hugeCount: 250_000, reasons: [.errorsAreEvents: total])
+                return ConformanceSpec(
+                    input: input, drain: .atMost, hugeCount: 250_000, reasons: [.errorsAreEvents: total])
             },
         ]
     }
@@ -92,7 +104,9 @@ extension ConformanceTable {
                     try port.send(String(repeating: "4006381333931\r\n", count: codes))
                 },
                 clock: .realtime,
-                reasons: [.hugeBatch: "a serial line delivers codes one by one; the transforms after it take huge batches"])
+                reasons: [
+                    .hugeBatch: "a serial line delivers codes one by one; the transforms after it take huge batches"
+                ])
             return Prepared(spec: spec, keepAlive: [port])
         },
         Entry.prepared(.source, "barcode.hid") {
@@ -107,7 +121,9 @@ extension ConformanceTable {
                     for _ in 0..<codes { try keyboard.type("4006381333931") }
                 },
                 clock: .realtime,
-                reasons: [.hugeBatch: "a keyboard wedge types codes one by one; the transforms after it take huge batches"])
+                reasons: [
+                    .hugeBatch: "a keyboard wedge types codes one by one; the transforms after it take huge batches"
+                ])
             return Prepared(spec: spec, keepAlive: [keyboard])
         },
     ]

@@ -27,14 +27,20 @@ extension ConformanceTable {
                     "count.py", "import sys\nn = int(sys.argv[1])\nfor i in range(n): print('{\"seq\":%d}' % i)\n")
                 return ConformanceSpec(
                     config: "command: [python3, \(counter), '1000']", drain: .exactly(1000),
-                    failure: FailureCase(config: "command: [sh, -c, 'echo not-json']", report: .fatal, messageContains: "not JSON"),
-                    stall: StallCase(config: "command: [sh, -c, 'echo {}; while kill -0 $PPID; do sleep 1; done']", signal: .firstSample),
-                    hugeCount: 200_000, emptyConfig: "command: ['true']", hugeConfig: "command: [python3, \(counter), '200000']")
+                    failure: FailureCase(
+                        config: "command: [sh, -c, 'echo not-json']", report: .fatal, messageContains: "not JSON"),
+                    stall: StallCase(
+                        config: "command: [sh, -c, 'echo {}; while kill -0 $PPID; do sleep 1; done']",
+                        signal: .firstSample),
+                    hugeCount: 200_000, emptyConfig: "command: ['true']",
+                    hugeConfig: "command: [python3, \(counter), '200000']")
             },
             Entry(.transform, "exec") {
                 ConformanceSpec(
                     config: "command: [python3, \(Fixtures.repo("Examples/exec/magnitude.py"))]",
-                    failure: FailureCase(config: "command: [sh, -c, 'read hello; read line; echo not-json; sleep 5']", report: .fatal, messageContains: "not JSON"),
+                    failure: FailureCase(
+                        config: "command: [sh, -c, 'read hello; read line; echo not-json; sleep 5']", report: .fatal,
+                        messageContains: "not JSON"),
                     stall: StallCase(config: stuck, inputCount: 5_000, signal: .backpressure), hugeCount: 200_000)
             },
             Entry(.sink, "exec") {
@@ -48,7 +54,8 @@ extension ConformanceTable {
                     // finish in the engine. The heartbeat check itself passes.
                     stall: StallCase(config: stuckSink, inputCount: 5_000, signal: .backpressure), hugeCount: 200_000,
                     checkOutput: { outcome in
-                        outcome.subject.delivered >= outcome.fed ? nil : "\(outcome.subject.delivered) of \(outcome.fed) acknowledged"
+                        outcome.subject.delivered >= outcome.fed
+                            ? nil : "\(outcome.subject.delivered) of \(outcome.fed) acknowledged"
                     })
             },
         ]

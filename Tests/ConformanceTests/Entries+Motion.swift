@@ -12,7 +12,8 @@ extension ConformanceTable {
                 let empty = Fixtures.file("empty.csv", "timestamp,x,y,z\n")
                 return ConformanceSpec(
                     config: "path: \(Fixtures.repo("recordings/walk.csv"))", drain: .exactly(6000),
-                    failure: FailureCase(config: "path: \(bad)\non_bad_row: fail", report: .fatal, messageContains: "bad.csv:3"),
+                    failure: FailureCase(
+                        config: "path: \(bad)\non_bad_row: fail", report: .fatal, messageContains: "bad.csv:3"),
                     emptyConfig: "path: \(empty)", hugeConfig: "path: \(try hugeMotionFile())")
             },
             Entry(.transform, "motion.magnitude") {
@@ -25,7 +26,8 @@ extension ConformanceTable {
                 ConformanceSpec(config: filter, input: Fixtures.motion, reasons: [.errorsAreEvents: total])
             },
             Entry(.transform, "motion.resample") {
-                ConformanceSpec(config: "rate: 50", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
+                ConformanceSpec(
+                    config: "rate: 50", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
             },
         ]
     }
@@ -35,10 +37,12 @@ extension ConformanceTable {
             Entry(.sink, type) {
                 ConformanceSpec(
                     config: "directory: ${CONFORMANCE_DIR}", drain: .consumed,
-                    failure: FailureCase(config: "directory: /proc/daq-conformance", report: .refusedAtStart), hugeCount: 250_000,
+                    failure: FailureCase(config: "directory: /proc/daq-conformance", report: .refusedAtStart),
+                    hugeCount: 250_000,
                     checkOutput: { outcome in
                         let written = Fixtures.dataRows(in: outcome.directory, ext: ext)
-                        return written == outcome.fed ? nil : "the log holds \(written) data rows, \(outcome.fed) samples were fed"
+                        return written == outcome.fed
+                            ? nil : "the log holds \(written) data rows, \(outcome.fed) samples were fed"
                     })
             }
         }
@@ -68,7 +72,8 @@ extension Fixtures {
             guard let data = FileManager.default.contents(atPath: directory + "/" + path) else { continue }
             let text = String(decoding: data, as: UTF8.self)
             if ext == "csv" {
-                n += text.split(separator: "\n").dropFirst().filter { !$0.contains("marker") && !$0.contains("T") }.count
+                n +=
+                    text.split(separator: "\n").dropFirst().filter { !$0.contains("marker") && !$0.contains("T") }.count
             } else {
                 n += text.components(separatedBy: "\"seq\"").count - 1
             }

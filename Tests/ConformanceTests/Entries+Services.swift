@@ -33,7 +33,9 @@ extension ConformanceTable {
                     config: "base_url: http://127.0.0.1:\(refused)\nid_field: id\nretries: 0" + path, report: .warning,
                     messageContains: "connection refused"),
                 stall: StallCase(
-                    config: "base_url: http://127.0.0.1:\(silent.port)\nid_field: id\ntimeout: 3600 s\nretries: 0\nmax_in_flight: 4" + path,
+                    config:
+                        "base_url: http://127.0.0.1:\(silent.port)\nid_field: id\ntimeout: 3600 s\nretries: 0\nmax_in_flight: 4"
+                        + path,
                     inputCount: 2_000, signal: .backpressure),
                 hugeCount: 200_000)
             return Prepared(spec: spec, keepAlive: [ServerBox(server), silent])
@@ -56,10 +58,12 @@ extension ConformanceTable {
                 report: .deliveryFailed),
             hugeCount: 200_000,
             checkOutput: { outcome in
-                outcome.subject.delivered == outcome.fed ? nil : "the broker acknowledged \(outcome.subject.delivered) of \(outcome.fed)"
+                outcome.subject.delivered == outcome.fed
+                    ? nil : "the broker acknowledged \(outcome.subject.delivered) of \(outcome.fed)"
             },
             reasons: [
-                .neverBlocks: "start() waits, by design, up to connect_timeout for the broker's first answer, so a silent broker holds the run's start rather than a running stage (found with a silent port: start blocked for the whole timeout); publishing after that is asynchronous on NIO"
+                .neverBlocks:
+                    "start() waits, by design, up to connect_timeout for the broker's first answer, so a silent broker holds the run's start rather than a running stage (found with a silent port: start blocked for the whole timeout); publishing after that is asynchronous on NIO"
             ])
         return Prepared(spec: spec, keepAlive: [broker])
     }
@@ -76,16 +80,21 @@ extension ConformanceTable {
                 sources: {gen: {type: generator, count: \(count)}}
                 sinks: {pub: {type: mqtt, inputs: [gen], url: "\(broker.url)", topic: "conformance/source/{seq}", qos: 1, retain: true}}
                 """, plugins: BuiltinPlugins.all)
-        guard publish.result.state == .finished else { throw Mosquitto.BrokerError(description: "publishing: \(publish.result.failure ?? "")") }
+        guard publish.result.state == .finished else {
+            throw Mosquitto.BrokerError(description: "publishing: \(publish.result.failure ?? "")")
+        }
         let spec = ConformanceSpec(
             config: "url: \(broker.url)\ntopics: [conformance/source/#]\nqos: 1", drain: .exactly(count),
-            stall: StallCase(config: "url: \(broker.url)\ntopics: [conformance/source/#]\nqos: 1", signal: .firstSample),
+            stall: StallCase(
+                config: "url: \(broker.url)\ntopics: [conformance/source/#]\nqos: 1", signal: .firstSample),
             emptyConfig: "url: \(broker.url)\ntopics: [conformance/nothing/#]",
             live: LiveInput(count: count) { _ in },
             clock: .realtime,
             reasons: [
-                .errorsAreEvents: "a broker that goes away is retried, never fatal; BrokerFailureTests cover reconnects",
-                .hugeBatch: "a million retained messages would outlive the test in the broker; the mqtt sink takes the huge batch",
+                .errorsAreEvents:
+                    "a broker that goes away is retried, never fatal; BrokerFailureTests cover reconnects",
+                .hugeBatch:
+                    "a million retained messages would outlive the test in the broker; the mqtt sink takes the huge batch",
             ])
         return Prepared(spec: spec, keepAlive: [broker])
     }
@@ -97,4 +106,3 @@ final class ServerBox {
     init(_ server: ServiceProcess) { self.server = server }
     deinit { server.stop() }
 }
-

@@ -24,7 +24,8 @@ extension ConformanceTable {
                 let empty = Fixtures.file("empty.jsonl", "")
                 return ConformanceSpec(
                     config: "path: \(good)\nrate: 100", drain: .exactly(1000),
-                    failure: FailureCase(config: "path: \(bad)\nrate: 100", report: .fatal, messageContains: "bad.jsonl:11"),
+                    failure: FailureCase(
+                        config: "path: \(bad)\nrate: 100", report: .fatal, messageContains: "bad.jsonl:11"),
                     emptyConfig: "path: \(empty)\nrate: 100", hugeConfig: "path: \(try hugeFile())\nrate: 1000")
             },
             Entry(.transform, "filter") {
@@ -40,7 +41,9 @@ extension ConformanceTable {
                 ConformanceSpec(config: "rate: 10", drain: .atMost, reasons: [.errorsAreEvents: total])
             },
             Entry(.transform, "window") {
-                ConformanceSpec(config: "size: 1\nfield: value\nstats: [count, mean]", drain: .flushed, reasons: [.errorsAreEvents: total])
+                ConformanceSpec(
+                    config: "size: 1\nfield: value\nstats: [count, mean]", drain: .flushed,
+                    reasons: [.errorsAreEvents: total])
             },
             Entry(.sink, "null") {
                 ConformanceSpec(drain: .consumed, reasons: [.errorsAreEvents: "discards everything: nothing can fail"])
@@ -50,8 +53,10 @@ extension ConformanceTable {
                 ConformanceSpec(
                     config: "format: json", inputCount: 3, drain: .consumed, hugeCount: nil,
                     reasons: [
-                        .errorsAreEvents: "writes to the test's standard output, which cannot be made to fail in-process",
-                        .hugeBatch: "would print a million lines into the test log; the file sink shares its row layout and takes the huge batch",
+                        .errorsAreEvents:
+                            "writes to the test's standard output, which cannot be made to fail in-process",
+                        .hugeBatch:
+                            "would print a million lines into the test log; the file sink shares its row layout and takes the huge batch",
                     ])
             },
             Entry(.sink, "file") {
@@ -60,7 +65,8 @@ extension ConformanceTable {
                     failure: FailureCase(config: "path: /proc/daq-conformance/out.jsonl", report: .refusedAtStart),
                     checkOutput: { outcome in
                         let lines = Fixtures.lines(in: outcome.directory)
-                        return lines == outcome.fed ? nil : "the file holds \(lines) lines, \(outcome.fed) samples were fed"
+                        return lines == outcome.fed
+                            ? nil : "the file holds \(lines) lines, \(outcome.fed) samples were fed"
                     })
             },
         ]

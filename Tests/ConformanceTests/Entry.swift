@@ -24,7 +24,9 @@ struct Entry: Sendable, CustomTestStringConvertible {
     }
 
     /// A row whose spec needs something kept alive while it runs.
-    static func prepared(_ kind: PluginKind, _ type: String, _ prepare: @escaping @Sendable () throws -> Prepared) -> Entry {
+    static func prepared(_ kind: PluginKind, _ type: String, _ prepare: @escaping @Sendable () throws -> Prepared)
+        -> Entry
+    {
         Entry(kind: kind, type: type, prepare: prepare)
     }
 }

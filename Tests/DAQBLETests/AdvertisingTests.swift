@@ -1,7 +1,8 @@
-@testable import DAQBLE
 import DAQCore
 import DAQTesting
 import Testing
+
+@testable import DAQBLE
 
 func hex(_ s: String) -> [UInt8] { Hex.bytes(s.replacingOccurrences(of: " ", with: ""))! }
 
@@ -35,9 +36,13 @@ enum Vectors {
 
 @Suite struct AdvertisingDecoderTests {
     @Test func structures() {
-        let f = decode(hex("02 01 06  05 09 4E6F6465  03 08 4E6F  02 0A F4  05 03 0D18 0F18  09 05 78563412 EFCDAB89  11 07 E09610A7F5D060B0D248FBDFB56DC5E2  05 16 0F18 5A 01  05 FF 5900 0102"))
+        let f = decode(
+            hex(
+                "02 01 06  05 09 4E6F6465  03 08 4E6F  02 0A F4  05 03 0D18 0F18  09 05 78563412 EFCDAB89  11 07 E09610A7F5D060B0D248FBDFB56DC5E2  05 16 0F18 5A 01  05 FF 5900 0102"
+            ))
         #expect(f["flags"] == .int(6) && f["name"] == .string("Node") && f["tx_power"] == .int(-12))
-        #expect(f["services"] == .array(["180D", "180F", "12345678", "89ABCDEF", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"]))
+        #expect(
+            f["services"] == .array(["180D", "180F", "12345678", "89ABCDEF", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"]))
         #expect(f["service_data.180F"] == .string("5A01"))
         #expect(f["manufacturer_id"] == .int(0x59) && f["manufacturer_data"] == .string("0102"))
         #expect(f["errors"] == nil)
@@ -47,12 +52,15 @@ enum Vectors {
         let f = decode(hex(Vectors.iBeacon))
         #expect(f["frames"] == .array(["ibeacon"]))
         #expect(f["ibeacon.uuid"] == .string("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
-        #expect(f["ibeacon.major"] == .int(1) && f["ibeacon.minor"] == .int(2) && f["ibeacon.measured_power"] == .int(-59))
+        #expect(
+            f["ibeacon.major"] == .int(1) && f["ibeacon.minor"] == .int(2) && f["ibeacon.measured_power"] == .int(-59))
     }
 
     @Test func eddystone() {
         let uid = decode(hex(Vectors.uid))
-        #expect(uid["eddystone.namespace"] == .string("EDD1EBEAC04E5DEFA017") && uid["eddystone.instance"] == .string("0BDB87539B67"))
+        #expect(
+            uid["eddystone.namespace"] == .string("EDD1EBEAC04E5DEFA017")
+                && uid["eddystone.instance"] == .string("0BDB87539B67"))
         #expect(uid["eddystone.ranging_data"] == .int(-25) && uid["services"] == .array(["FEAA"]))
         #expect(decode(hex(Vectors.url))["eddystone.url"] == .string("http://www.google.com/"))
         let tlm = decode(hex(Vectors.tlm))
@@ -66,7 +74,9 @@ enum Vectors {
 
     @Test func altBeacon() {
         let f = decode(hex(Vectors.altBeacon))
-        #expect(f["frames"] == .array(["altbeacon"]) && f["altbeacon.id"] == .string("00112233445566778899AABBCCDDEEFF00010002"))
+        #expect(
+            f["frames"] == .array(["altbeacon"])
+                && f["altbeacon.id"] == .string("00112233445566778899AABBCCDDEEFF00010002"))
         #expect(f["altbeacon.reference_rssi"] == .int(-59) && f["altbeacon.company"] == .int(0x0118))
         // The id as the Android Beacon Library and other scanners split it: a UUID and two
         // unsigned 16-bit numbers, here the 20 bytes above read that way.
@@ -80,12 +90,17 @@ enum Vectors {
         let f = decode(hex(Vectors.ruuvi))
         #expect(f["ruuvi.temperature"] == .double(24.3) && f["ruuvi.humidity"] == .double(53.49))
         #expect(f["ruuvi.pressure"] == .int(100_044))
-        #expect(f["ruuvi.acceleration_x"] == .int(4) && f["ruuvi.acceleration_y"] == .int(-4) && f["ruuvi.acceleration_z"] == .int(1036))
+        #expect(
+            f["ruuvi.acceleration_x"] == .int(4) && f["ruuvi.acceleration_y"] == .int(-4)
+                && f["ruuvi.acceleration_z"] == .int(1036))
         #expect(f["ruuvi.battery_mv"] == .int(2977) && f["ruuvi.tx_power"] == .int(4))
         #expect(f["ruuvi.movement_counter"] == .int(66) && f["ruuvi.sequence"] == .int(205))
         #expect(f["ruuvi.mac"] == .string("CB:B8:33:4C:88:4F"))
         let na = decode(hex(Vectors.ruuviNA))
-        for key in ["temperature", "humidity", "pressure", "acceleration_x", "battery_mv", "tx_power", "movement_counter", "sequence", "mac"] {
+        for key in [
+            "temperature", "humidity", "pressure", "acceleration_x", "battery_mv", "tx_power", "movement_counter",
+            "sequence", "mac",
+        ] {
             #expect(na["ruuvi." + key] == .null, "\(key)")
         }
     }
@@ -94,7 +109,10 @@ enum Vectors {
         ("02 01 06 1A FF 4C00", "offset 3: AD structure length 26 runs past the end (report has 7 bytes)"),
         ("02 01 06 00 03 03 AAFE", "offset 3: AD structure of length 0 before more data"),
         ("03 03 AAFE 04 03 0D18 0F", "offset 8: truncated 16-bit UUID (1 of 2 bytes)"),
-        ("11 07 E0961AA7F5D060B0D2488FBDB56DC5", "offset 0: AD structure length 17 runs past the end (report has 17 bytes)"),
+        (
+            "11 07 E0961AA7F5D060B0D2488FBDB56DC5",
+            "offset 0: AD structure length 17 runs past the end (report has 17 bytes)"
+        ),
         ("0B FF 4C00 0215 E2C56DB5DFFB", "offset 4: iBeacon frame of 8 bytes, expected 23"),
         ("03 03 AAFE 08 16 AAFE 00 E7 EDD1EB", "offset 8: Eddystone-UID frame of 5 bytes, expected 18"),
         ("08 FF 9904 0512FC5394", "offset 4: Ruuvi RAWv2 frame of 5 bytes, expected 24"),
@@ -111,26 +129,32 @@ enum Vectors {
     }
 
     @Test func declarativeDecoderFromYAML() throws {
-        let config = try PluginConfigLoader.decode(BLEReplaySource.Configuration.self, yaml: """
-            path: x.log
-            decoders:
-              - company_id: 0x0059
-                name: acme.sensor
-                match: "01"
-                fields:
-                  - {name: temperature, offset: 1, type: i16le, scale: 0.01, unit: "°C"}
-                  - {name: counter, offset: 3, type: u32be}
-                  - {name: ratio, offset: 7, type: f32le}
-                  - {name: beyond, offset: 30, type: u8}
-            """)
+        let config = try PluginConfigLoader.decode(
+            BLEReplaySource.Configuration.self,
+            yaml: """
+                path: x.log
+                decoders:
+                  - company_id: 0x0059
+                    name: acme.sensor
+                    match: "01"
+                    fields:
+                      - {name: temperature, offset: 1, type: i16le, scale: 0.01, unit: "°C"}
+                      - {name: counter, offset: 3, type: u32be}
+                      - {name: ratio, offset: 7, type: f32le}
+                      - {name: beyond, offset: 30, type: u8}
+                """)
         let decoder = AdvertisingDecoder(custom: config.custom.decoders)
         let f = decode(hex("0F FF 5900 01 2EFB 0000012C 0000C03F 00"), decoder)
         #expect(f["frames"] == .array(["acme.sensor"]))
-        #expect(f["acme.sensor.temperature"] == .double(-12.34) && f["acme.sensor.counter"] == .int(300) && f["acme.sensor.ratio"] == .double(1.5))
+        #expect(
+            f["acme.sensor.temperature"] == .double(-12.34) && f["acme.sensor.counter"] == .int(300)
+                && f["acme.sensor.ratio"] == .double(1.5))
         #expect(f["errors"] == .array(["offset 34: acme.sensor.beyond (u8) runs past the end of 12 bytes"]))
         #expect(decode(hex("05 FF 5900 0201"), decoder)["frames"] == nil, "match prefix differs: raw hex only")
         #expect(throws: ConfigIssue.self) {
-            try PluginConfigLoader.decode(BLEReplaySource.Configuration.self, yaml: "path: x\ndecoders: [{company_id: 70000, name: a, fields: []}]")
+            try PluginConfigLoader.decode(
+                BLEReplaySource.Configuration.self,
+                yaml: "path: x\ndecoders: [{company_id: 70000, name: a, fields: []}]")
         }
     }
 }

@@ -1,9 +1,12 @@
-@testable import DAQBLE
 import Foundation
+
+@testable import DAQBLE
 
 /// Writes capture files the way btmon, Android and Wireshark do, for the readers to read back.
 enum CaptureWriter {
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
     static func le32(_ v: UInt32) -> [UInt8] { be32(v).reversed() }
     static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
 
@@ -11,7 +14,8 @@ enum CaptureWriter {
     static func advertisingEvent(_ reports: [(address: [UInt8], type: UInt8, rssi: Int8, data: [UInt8])]) -> [UInt8] {
         var params: [UInt8] = [0x02, UInt8(reports.count)]
         for r in reports {
-            params += [r.type, 0x00] + r.address.reversed() + [UInt8(r.data.count)] + r.data + [UInt8(bitPattern: r.rssi)]
+            params +=
+                [r.type, 0x00] + r.address.reversed() + [UInt8(r.data.count)] + r.data + [UInt8(bitPattern: r.rssi)]
         }
         return [0x3E, UInt8(params.count)] + params
     }
@@ -19,7 +23,9 @@ enum CaptureWriter {
     /// An LE Extended Advertising Report event with one report.
     static func extendedEvent(address: [UInt8], eventType: UInt16, tx: Int8, rssi: Int8, data: [UInt8]) -> [UInt8] {
         var params: [UInt8] = [0x0D, 1] + le16(eventType) + [0x01] + address.reversed()
-        params += [0x01, 0x00, 0xFF, UInt8(bitPattern: tx), UInt8(bitPattern: rssi), 0, 0, 0] + [UInt8](repeating: 0, count: 6)
+        params +=
+            [0x01, 0x00, 0xFF, UInt8(bitPattern: tx), UInt8(bitPattern: rssi), 0, 0, 0]
+            + [UInt8](repeating: 0, count: 6)
         params += [UInt8(data.count)] + data
         return [0x3E, UInt8(params.count)] + params
     }
@@ -42,7 +48,8 @@ enum CaptureWriter {
         var out = le32(0xA1B2_C3D4) + le16(2) + le16(4) + le32(0) + le32(0) + le32(65535) + le32(201)
         for (time, event) in events {
             let packet = be32(1) + [0x04] + event
-            let sec = UInt32(time), usec = UInt32(((time - Double(sec)) * 1e6).rounded())
+            let sec = UInt32(time)
+            let usec = UInt32(((time - Double(sec)) * 1e6).rounded())
             out += le32(sec) + le32(usec) + le32(UInt32(packet.count)) + le32(UInt32(packet.count)) + packet
         }
         return out
@@ -67,7 +74,10 @@ enum CaptureWriter {
         out += block(1, le16(linkType) + le16(0) + le32(65535) + le16(9) + le16(1) + [9, 0, 0, 0] + le16(0) + le16(0))
         for (time, packet) in packets {
             let ns = UInt64((time * 1e9).rounded())
-            out += block(6, le32(0) + le32(UInt32(ns >> 32)) + le32(UInt32(ns & 0xFFFF_FFFF)) + le32(UInt32(packet.count)) + le32(UInt32(packet.count)) + packet)
+            out += block(
+                6,
+                le32(0) + le32(UInt32(ns >> 32)) + le32(UInt32(ns & 0xFFFF_FFFF)) + le32(UInt32(packet.count))
+                    + le32(UInt32(packet.count)) + packet)
         }
         return out
     }

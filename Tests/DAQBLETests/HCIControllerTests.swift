@@ -1,9 +1,10 @@
-@testable import DAQBLE
 import DAQCore
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DAQBLE
 
 #if canImport(Glibc)
     import Glibc
@@ -60,12 +61,13 @@ final class FakeController: @unchecked Sendable {
         let c = HCIController(fd: fake.host, adapter: 0)
         try c.startScan(.init(active: true, interval: 0x0010, window: 0x0010), filterDuplicates: false)
         c.stopScan()
-        #expect(fake.commands.withLock { $0 } == [
-            [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00],  // LE Set Scan Enable: off
-            [0x01, 0x0B, 0x20, 0x07, 0x01, 0x10, 0x00, 0x10, 0x00, 0x00, 0x00],  // parameters: active, 10 ms, 10 ms
-            [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00],  // enable, duplicates kept
-            [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00],  // off again at stop
-        ])
+        #expect(
+            fake.commands.withLock { $0 } == [
+                [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00],  // LE Set Scan Enable: off
+                [0x01, 0x0B, 0x20, 0x07, 0x01, 0x10, 0x00, 0x10, 0x00, 0x00, 0x00],  // parameters: active, 10 ms, 10 ms
+                [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00],  // enable, duplicates kept
+                [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00],  // off again at stop
+            ])
     }
 
     @Test func eventsArrivingBeforeACompletionAreKeptInOrder() throws {
@@ -92,7 +94,9 @@ final class FakeController: @unchecked Sendable {
             try c.startScan(.init(active: false, interval: 4, window: 8), filterDuplicates: true)
             Issue.record("expected a refusal")
         } catch {
-            #expect("\(error)" == "hci0 refused command 0x200b: invalid parameters (0x12): check scan_interval and scan_window")
+            #expect(
+                "\(error)"
+                    == "hci0 refused command 0x200b: invalid parameters (0x12): check scan_interval and scan_window")
         }
     }
 
@@ -110,7 +114,10 @@ final class FakeController: @unchecked Sendable {
         var thrown: (any Error)?
         for _ in 0..<1000 where thrown == nil {
             do { try c.readEvents { _ in } } catch { thrown = error }
-            if thrown == nil { var p = pollfd(fd: fake.host, events: Int16(POLLIN), revents: 0); _ = poll(&p, 1, 100) }
+            if thrown == nil {
+                var p = pollfd(fd: fake.host, events: Int16(POLLIN), revents: 0)
+                _ = poll(&p, 1, 100)
+            }
         }
         #expect("\(try #require(thrown))".hasPrefix("hci0 went away"))
         fake.close()
@@ -124,7 +131,8 @@ final class FakeController: @unchecked Sendable {
             Issue.record("hci57 should not exist")
         } catch {
             let text = "\(error)"
-            #expect(text.contains("hci57") || text.contains("Bluetooth support") || text.contains("permission"), "\(text)")
+            #expect(
+                text.contains("hci57") || text.contains("Bluetooth support") || text.contains("permission"), "\(text)")
         }
     }
 }

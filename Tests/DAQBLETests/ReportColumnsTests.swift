@@ -1,6 +1,7 @@
-@testable import DAQBLE
 import DAQCore
 import Testing
+
+@testable import DAQBLE
 
 /// The batches ``ReportBatch`` lays out column by column hold, row by row, what the same
 /// reports decode to by name, whatever the mix of shapes, nulls and repeated fields.
@@ -16,10 +17,12 @@ import Testing
     ]
 
     static let decoder = AdvertisingDecoder(custom: [
-        ManufacturerDecoder(companyID: 0x59, name: "acme", match: "01", fields: [
-            .init(name: "t", offset: 1, type: .i16le, scale: 0.01, unit: nil),
-            .init(name: "n", offset: 3, type: .u32be, scale: nil, unit: nil),
-        ])
+        ManufacturerDecoder(
+            companyID: 0x59, name: "acme", match: "01",
+            fields: [
+                .init(name: "t", offset: 1, type: .i16le, scale: 0.01, unit: nil),
+                .init(name: "n", offset: 3, type: .u32be, scale: nil, unit: nil),
+            ])
     ])
 
     @Test(arguments: [1, 3, 7, 100])
@@ -34,7 +37,8 @@ import Testing
             data.withUnsafeBytes { d in
                 address.withUnsafeBytes { a in
                     let r = LEReport(
-                        timestamp: Double(i), address: a, addressType: 1, eventType: "ADV_IND", rssi: rssi, txPower: nil,
+                        timestamp: Double(i), address: a, addressType: 1, eventType: "ADV_IND", rssi: rssi,
+                        txPower: nil,
                         data: d)
                     expected.append(r.fields(decoder: Self.decoder))
                     reports.append(r)

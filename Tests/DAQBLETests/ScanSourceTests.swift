@@ -1,15 +1,18 @@
-@testable import DAQBLE
 import DAQCore
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQBLE
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 @Suite struct ScanSourceTests {
-    func source(_ fake: FakeController, _ yaml: String = "active: true\ninterval: 20 ms\nwindow: 10 ms") throws -> SourceHarness {
+    func source(_ fake: FakeController, _ yaml: String = "active: true\ninterval: 20 ms\nwindow: 10 ms") throws
+        -> SourceHarness
+    {
         let config = try PluginConfigLoader.decode(BLEScanSource.Configuration.self, yaml: yaml)
         let context = PluginContext(componentName: "scan", pipelineName: "test", baseDirectory: "", clock: .realtime)
         let fd = dup(fake.host)
@@ -41,7 +44,9 @@ import Testing
 
     @Test func settingsAreChecked() {
         for bad in ["adapter: bt0", "interval: 1 ms", "window: 20 ms\ninterval: 10 ms", "interval: 11 s"] {
-            #expect(throws: ConfigIssue.self, "\(bad)") { try PluginConfigLoader.decode(BLEScanSource.Configuration.self, yaml: bad) }
+            #expect(throws: ConfigIssue.self, "\(bad)") {
+                try PluginConfigLoader.decode(BLEScanSource.Configuration.self, yaml: bad)
+            }
         }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 @Suite("barcode.replay dead letters")
 struct BarcodeDeadLetterTests {
     @Test func anUnreadableScanLogLineBecomesADeadLetter() throws {
-        let log = file("scans.jsonl", """
+        let log = file(
+            "scans.jsonl",
+            """
             {"timestamp": 0, "code": "4006381333931"}
             {"timestamp": 1, "code":
             {"timestamp": 2, "code": "4006381333932"}

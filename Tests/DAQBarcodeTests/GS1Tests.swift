@@ -1,14 +1,16 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Foundation
 import Testing
 
+@testable import DAQBarcode
+
 let gs = "\u{1D}"
 
 /// A fixed "today" so century rules do not depend on the year the test runs.
 func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
-    Calendar(identifier: .gregorian).date(from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: y, month: m, day: d))!
+    Calendar(identifier: .gregorian).date(
+        from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: y, month: m, day: d))!
 }
 
 @Suite struct CheckDigitTests {
@@ -61,13 +63,17 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
         #expect(parse("17280200").fields()["expiry_date"] == .string("2028-02-29"))
         #expect(parse("17270200").fields()["expiry_date"] == .string("2027-02-28"))
         #expect(!parse("11260600").errors.isEmpty == false, "production date allows 00 too")
-        #expect(parse("7006260600").errors.first == "offset 8: AI (7006) day 0 does not exist in month 6", "first freeze date does not")
+        #expect(
+            parse("7006260600").errors.first == "offset 8: AI (7006) day 0 does not exist in month 6",
+            "first freeze date does not")
     }
 
     @Test func centuryBySlidingWindow() {
         #expect(parse("1776" + "0101", today: day(2026)).fields()["expiry_date"] == .string("2076-01-01"))  // 50 ahead
-        #expect(parse("1777" + "0101", today: day(2026)).fields()["expiry_date"] == .string("1977-01-01"))  // 51 ahead: past
-        #expect(parse("1730" + "0101", today: day(2080)).fields()["expiry_date"] == .string("2130-01-01"))  // 50 back: next
+        // 51 ahead: past
+        #expect(parse("1777" + "0101", today: day(2026)).fields()["expiry_date"] == .string("1977-01-01"))
+        // 50 back: next
+        #expect(parse("1730" + "0101", today: day(2080)).fields()["expiry_date"] == .string("2130-01-01"))
         #expect(parse("1731" + "0101", today: day(2080)).fields()["expiry_date"] == .string("2031-01-01"))
     }
 
@@ -87,7 +93,10 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
         ("17260231", "offset 6: AI (17) day 31 does not exist in month 2"),
         ("10AB#C", "offset 4: AI (10) expects a character of GS1's set, found '#'"),
         ("0109501101", "offset 2: AI (01) needs 14 characters, found 8"),
-        ("10ABCDEFGHIJKLMNOPQRSTU", "offset 2: AI (10) holds at most 20 characters, found 21 before the next separator (a missing FNC1?)"),
+        (
+            "10ABCDEFGHIJKLMNOPQRSTU",
+            "offset 2: AI (10) holds at most 20 characters, found 21 before the next separator (a missing FNC1?)"
+        ),
     ])
     func errorsNameTheReasonAndTheOffset(code: String, error: String) {
         let d = parse(code)
@@ -105,7 +114,9 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
 @Suite struct DigitalLinkTests {
     @Test func theStandardsExampleWithQualifiersAndQuery() {
         // GS1 Digital Link standard: 01 with 22, 10 (percent-encoded '/') and 21, 17 in the query.
-        let d = DigitalLink.parse("https://id.gs1.org/01/09520123456788/22/2A/10/ABC%2F123/21/12345?17=180426&linkType=gs1:pip", today: day(2026))
+        let d = DigitalLink.parse(
+            "https://id.gs1.org/01/09520123456788/22/2A/10/ABC%2F123/21/12345?17=180426&linkType=gs1:pip",
+            today: day(2026))
         #expect(d.errors.isEmpty)
         let f = d.fields()
         #expect(f["gtin"] == .string("09520123456788") && f["cpv"] == .string("2A"))
@@ -119,8 +130,12 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 
     @Test func errors() {
-        #expect(DigitalLink.parse("https://example.com/products/42").errors.first?.hasPrefix("offset 19: no GS1 primary key") == true)
-        #expect(DigitalLink.parse("https://id.gs1.org/01/09520123456789").errors.first == "offset 35: AI (01) check digit is 9, expected 8")
+        #expect(
+            DigitalLink.parse("https://example.com/products/42").errors.first?.hasPrefix(
+                "offset 19: no GS1 primary key") == true)
+        #expect(
+            DigitalLink.parse("https://id.gs1.org/01/09520123456789").errors.first
+                == "offset 35: AI (01) check digit is 9, expected 8")
     }
 }
 
@@ -128,11 +143,14 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     func id(_ s: String) -> SymbologyIdentifier { SymbologyIdentifier.identify(Array(s.utf8)) }
 
     @Test(arguments: [
-        ("]C1010950110153000317", "gs1-128", true), ("]C0ABC", "code-128", false), ("]E04006381333931", "ean-13", false),
-        ("]E00036000291452", "upc-a", false), ("]E496385074", "ean-8", false), ("]d2010950110153000317", "gs1-datamatrix", true),
+        ("]C1010950110153000317", "gs1-128", true), ("]C0ABC", "code-128", false),
+        ("]E04006381333931", "ean-13", false),
+        ("]E00036000291452", "upc-a", false), ("]E496385074", "ean-8", false),
+        ("]d2010950110153000317", "gs1-datamatrix", true),
         ("]Q3010950110153000317", "gs1-qr", true), ("]Q1hello", "qr", false), ("]I110012345678902", "itf-14", false),
         ("]I11234", "itf", false), ("]A0CODE39", "code-39", false), ("]e0010950110153000317", "gs1-databar", true),
-        ("]L0PDF", "pdf417", false), ("]z0AZTEC", "aztec", false), ("]F0A123B", "codabar", false), ("]X0?", "other", false),
+        ("]L0PDF", "pdf417", false), ("]z0AZTEC", "aztec", false), ("]F0A123B", "codabar", false),
+        ("]X0?", "other", false),
     ])
     func aimIdentifiers(code: String, name: String, gs1: Bool) {
         let s = id(code)
@@ -159,7 +177,9 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     @Test func fieldsAreAddedToScans() throws {
         let h = try TransformHarness(GS1Transform.self)
         func scan(_ code: String, _ symbology: String) -> Sample {
-            Sample(uptime: 0, kind: .event, fields: ["event": "scan.data", "code": .string(code), "symbology": .string(symbology)])
+            Sample(
+                uptime: 0, kind: .event,
+                fields: ["event": "scan.data", "code": .string(code), "symbology": .string(symbology)])
         }
         let out = try h.push([
             scan("010950110153000317261231" + gs + "10LOT", "gs1-128"), scan("4006381333931", "ean-13"),
@@ -168,7 +188,8 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
         #expect(out[0]["gtin"] == .string("09501101530003") && out[0]["batch_lot"] == .string("LOT"))
         // A batch holds every column for every sample: a field a sample lacks reads as null.
         func present(_ s: Sample) -> [String] { s.fields.pairs.filter { !$0.1.isNull }.map(\.0) }
-        #expect(out[1]["gtin"] == .string("04006381333931") && present(out[1]) == ["event", "code", "symbology", "gtin"])
+        #expect(
+            out[1]["gtin"] == .string("04006381333931") && present(out[1]) == ["event", "code", "symbology", "gtin"])
         #expect(present(out[2]) == ["event", "code", "symbology"])
         #expect(present(out[3]) == ["event", "code", "symbology"], "a URL that is no Digital Link is left alone")
     }

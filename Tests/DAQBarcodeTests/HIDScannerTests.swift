@@ -1,8 +1,9 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQBarcode
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,9 @@ import Testing
 
 /// `input_event` records as the kernel writes them on 64-bit Linux.
 enum Keys {
-    static func event(_ type: UInt16, _ code: UInt16, _ value: Int32, sec: Int64 = 1_700_000_000, usec: Int64 = 0) -> [UInt8] {
+    static func event(_ type: UInt16, _ code: UInt16, _ value: Int32, sec: Int64 = 1_700_000_000, usec: Int64 = 0)
+        -> [UInt8]
+    {
         var r: [UInt8] = []
         withUnsafeBytes(of: sec.littleEndian) { r += $0 }
         withUnsafeBytes(of: usec.littleEndian) { r += $0 }
@@ -75,7 +78,8 @@ enum Keys {
         let writer = open(fifo, O_RDWR)  // held open so the source never sees end of input
         defer { close(writer) }
         let h = try SourceHarness(
-            HIDScannerSource.self, config: "device: \"\(fifo)\"\ngrab: false", name: "wedge", clock: RunClock(mode: .realtime))
+            HIDScannerSource.self, config: "device: \"\(fifo)\"\ngrab: false", name: "wedge",
+            clock: RunClock(mode: .realtime))
         defer { h.stop() }
         let typed = Keys.tap(5) + Keys.tap(11) + Keys.tap(11) + Keys.tap(7) + Keys.enter + Keys.shifted(30) + Keys.enter
         #expect(write(writer, typed, typed.count) == typed.count)

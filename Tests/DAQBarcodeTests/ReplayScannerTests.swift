@@ -1,7 +1,8 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Testing
+
+@testable import DAQBarcode
 
 @Suite struct ReplayScannerTests {
     func replay(_ path: String, _ extra: String = "") throws -> SourceHarness {
@@ -40,21 +41,28 @@ import Testing
             """
         let h = try replay(file("scans.jsonl", log), "mode: triggered\ntimeout: 3 s")
         let (samples, _) = try h.read()
-        #expect(timeline(samples) == [
-            "scan.start#1@0", "scan.data#1@400 A", "scan.stop#1@400",
-            "scan.start#2@2000", "scan.cancel#2@2500", "scan.stop#2@2500",
-            "scan.start#3@3000", "scan.error#3@3100 (scanner reported a fault)", "scan.stop#3@3100",
-            "scan.start#4@4000", "scan.timeout#4@7000", "scan.stop#4@7000",
-            "scan.start#5@10000", "scan.timeout#5@13000", "scan.stop#5@13000",
-        ])
+        #expect(
+            timeline(samples) == [
+                "scan.start#1@0", "scan.data#1@400 A", "scan.stop#1@400",
+                "scan.start#2@2000", "scan.cancel#2@2500", "scan.stop#2@2500",
+                "scan.start#3@3000", "scan.error#3@3100 (scanner reported a fault)", "scan.stop#3@3100",
+                "scan.start#4@4000", "scan.timeout#4@7000", "scan.stop#4@7000",
+                "scan.start#5@10000", "scan.timeout#5@13000", "scan.stop#5@13000",
+            ])
         #expect(sessionsAreWellFormed(samples))
-        #expect(h.events.warnings.contains { $0.hasSuffix("code at 9.0 s read with no session open (mode: triggered): ignored") })
+        #expect(
+            h.events.warnings.contains {
+                $0.hasSuffix("code at 9.0 s read with no session open (mode: triggered): ignored")
+            })
     }
 
     @Test func csvWithHeader() throws {
         let h = try replay(file("scans.csv", "timestamp,code\n5,4006381333931\n5.25,ABC,with comma\n"))
         let (samples, _) = try h.read()
-        #expect(samples.filter { $0.event == "scan.data" }.map { $0["code"]?.stringValue } == ["4006381333931", "ABC,with comma"])
+        #expect(
+            samples.filter { $0.event == "scan.data" }.map { $0["code"]?.stringValue } == [
+                "4006381333931", "ABC,with comma",
+            ])
     }
 
     @Test func csvCodeWithAControlCharacterNamesLineAndColumn() throws {
@@ -64,8 +72,10 @@ import Testing
         let h2 = try replay(path, "on_bad_row: skip")
         let (samples, _) = try h2.read()
         #expect(samples.count == 3)
-        #expect(h2.events.warnings.first
-            == "skipped \(path):3: control character 0x1D at column 5: codes with control characters go in JSON Lines, escaped (\\u001d)")
+        #expect(
+            h2.events.warnings.first
+                == "skipped \(path):3: control character 0x1D at column 5: codes with control characters go in JSON Lines, escaped (\\u001d)"
+        )
     }
 
     @Test func badJSONLineFailsNamingTheLine() throws {
@@ -87,10 +97,12 @@ import Testing
 
     @Test func triggersInConfigNeedALiveInput() {
         #expect(throws: ConfigIssue.self) {
-            try PluginConfigLoader.decode(ReplayScannerSource.Configuration.self, yaml: "path: a.jsonl\nmode: triggered\ncontrol: ctl")
+            try PluginConfigLoader.decode(
+                ReplayScannerSource.Configuration.self, yaml: "path: a.jsonl\nmode: triggered\ncontrol: ctl")
         }
         #expect(throws: ConfigIssue.self) {
-            try PluginConfigLoader.decode(ReplayScannerSource.Configuration.self, yaml: "path: a.jsonl\ntrigger_from: x")
+            try PluginConfigLoader.decode(
+                ReplayScannerSource.Configuration.self, yaml: "path: a.jsonl\ntrigger_from: x")
         }
     }
 }

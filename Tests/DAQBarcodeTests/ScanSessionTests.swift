@@ -1,6 +1,7 @@
-@testable import DAQBarcode
 import DAQCore
 import Testing
+
+@testable import DAQBarcode
 
 @Suite struct ScanSessionTests {
     func code(_ s: String) -> ScannedCode { ScannedCode(raw: Array(s.utf8)) }
@@ -10,8 +11,11 @@ import Testing
         var b = Batch()
         s.deliver(code("A"), at: 1, into: &b)
         s.deliver(code("B"), at: 2, into: &b)
-        #expect(timeline(b.samples) == ["scan.start#1@1000", "scan.data#1@1000 A", "scan.stop#1@1000",
-                                         "scan.start#2@2000", "scan.data#2@2000 B", "scan.stop#2@2000"])
+        #expect(
+            timeline(b.samples) == [
+                "scan.start#1@1000", "scan.data#1@1000 A", "scan.stop#1@1000",
+                "scan.start#2@2000", "scan.data#2@2000 B", "scan.stop#2@2000",
+            ])
         #expect(b.samples.allSatisfy { $0.kind == .event })
     }
 
@@ -33,7 +37,10 @@ import Testing
         s.expire(upTo: 2.9, into: &b)
         #expect(b.count == 1)
         s.begin(at: 10, into: &b)  // noticed only now
-        #expect(timeline(b.samples) == ["scan.start#1@1000", "scan.timeout#1@3000", "scan.stop#1@3000", "scan.start#2@10000"])
+        #expect(
+            timeline(b.samples) == [
+                "scan.start#1@1000", "scan.timeout#1@3000", "scan.stop#1@3000", "scan.start#2@10000",
+            ])
         #expect(b.samples[1]["timeout"] == .double(2))
     }
 
@@ -54,7 +61,8 @@ import Testing
         s.fail("nothing open", at: 0, into: &b)
         s.begin(at: 1, into: &b)
         s.fail("connection lost", at: 2, into: &b)
-        #expect(timeline(b.samples) == ["scan.start#1@1000", "scan.error#1@2000 (connection lost)", "scan.stop#1@2000"])
+        #expect(
+            timeline(b.samples) == ["scan.start#1@1000", "scan.error#1@2000 (connection lost)", "scan.stop#1@2000"])
     }
 
     @Test func aSecondTriggerWhileOpenDoesNothing() {

@@ -1,8 +1,9 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQBarcode
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,8 @@ final class FakeScannerPort {
 
     /// A new pty behind `link`, as when a scanner is plugged (back) in.
     func plugIn() throws {
-        var m: Int32 = 0, s: Int32 = 0
+        var m: Int32 = 0
+        var s: Int32 = 0
         try #require(openpty(&m, &s, nil, nil, nil) == 0, "openpty: \(String(cString: strerror(errno)))")
         var t = termios()
         tcgetattr(s, &t)
@@ -52,7 +54,8 @@ final class FakeScannerPort {
 @Suite(.serialized) struct SerialScannerTests {
     func scanner(_ port: FakeScannerPort, _ extra: String = "") throws -> SourceHarness {
         try SourceHarness(
-            SerialScannerSource.self, config: "device: \"\(port.link)\"\nbaud: 115200\nreopen_interval: 0.05 s\n" + extra,
+            SerialScannerSource.self,
+            config: "device: \"\(port.link)\"\nbaud: 115200\nreopen_interval: 0.05 s\n" + extra,
             name: "scanner", clock: RunClock(mode: .realtime))
     }
 
@@ -77,8 +80,9 @@ final class FakeScannerPort {
         _ = try h.read(until: { $0.contains { $0.event == "scan.start" } })
         port.unplug()  // …and the cable is pulled
         var samples = try h.read(until: { $0.contains { $0.event == "scan.stop" } })
-        #expect(timeline(samples).map { $0.replacingOccurrences(of: #"@\d+"#, with: "", options: .regularExpression) }
-            == ["scan.error#1 (connection lost: the device hung up)", "scan.stop#1"])
+        #expect(
+            timeline(samples).map { $0.replacingOccurrences(of: #"@\d+"#, with: "", options: .regularExpression) }
+                == ["scan.error#1 (connection lost: the device hung up)", "scan.stop#1"])
         #expect(h.events.warnings.contains { $0.contains("connection lost") && $0.contains("3 bytes of a code lost") })
 
         try port.plugIn()
@@ -109,7 +113,8 @@ final class FakeScannerPort {
     @Test func missingDeviceSaysWhatToDo() {
         let path = tempDirectory() + "/ttyUSB9"
         do {
-            _ = try SourceHarness(SerialScannerSource.self, config: "device: \"\(path)\"", clock: RunClock(mode: .realtime))
+            _ = try SourceHarness(
+                SerialScannerSource.self, config: "device: \"\(path)\"", clock: RunClock(mode: .realtime))
             Issue.record("expected an error")
         } catch {
             #expect("\(error)" == "\(path): no such device — is the scanner plugged in?")
@@ -130,9 +135,17 @@ final class FakeScannerPort {
     }
 
     @Test func lineSettingsAreChecked() {
-        #expect(throws: ConfigIssue.self) { try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\nbaud: 1234") }
-        #expect(throws: ConfigIssue.self) { try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\ndata_bits: 9") }
-        #expect(throws: (any Error).self) { try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\nterminator: tab") }
-        #expect(throws: ConfigIssue.self) { try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\ncontrol: ctl") }
+        #expect(throws: ConfigIssue.self) {
+            try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\nbaud: 1234")
+        }
+        #expect(throws: ConfigIssue.self) {
+            try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\ndata_bits: 9")
+        }
+        #expect(throws: (any Error).self) {
+            try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\nterminator: tab")
+        }
+        #expect(throws: ConfigIssue.self) {
+            try PluginConfigLoader.decode(SerialScannerSource.Configuration.self, yaml: "device: x\ncontrol: ctl")
+        }
     }
 }

@@ -1,10 +1,11 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DAQBarcode
 
 #if canImport(Glibc)
     import Glibc
@@ -130,20 +131,24 @@ import Testing
                 sinks:
                   scans: {type: collect, inputs: [scanner]}
                 """, plugins: BarcodePlugins.all, options: RunOptions(duration: 3, flushInterval: 0))
-        #expect(timeline(outcome.data("scans")) == [
-            "scan.start#1@0", "scan.data#1@500 A", "scan.stop#1@500",
-            "scan.start#2@2000", "scan.cancel#2@3000 (stopped)", "scan.stop#2@3000",
-        ])
+        #expect(
+            timeline(outcome.data("scans")) == [
+                "scan.start#1@0", "scan.data#1@500 A", "scan.stop#1@500",
+                "scan.start#2@2000", "scan.cancel#2@3000 (stopped)", "scan.stop#2@3000",
+            ])
     }
 
     /// `--max-samples` may cut a session anywhere, even between its outcome and its stop.
     @Test(arguments: [
         (1, ["scan.start#1@0", "scan.cancel#1@0 (stopped)", "scan.stop#1@0"]),
         (2, ["scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0"]),
-        (4, [
-            "scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0",
-            "scan.start#2@1000", "scan.cancel#2@1000 (stopped)", "scan.stop#2@1000",
-        ]),
+        (
+            4,
+            [
+                "scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0",
+                "scan.start#2@1000", "scan.cancel#2@1000 (stopped)", "scan.stop#2@1000",
+            ]
+        ),
     ])
     func maxSamplesClosesWhatItCut(max: Int, expected: [String]) throws {
         let path = file("scans.jsonl", "{\"timestamp\": 0, \"code\": \"A\"}\n{\"timestamp\": 1, \"code\": \"B\"}\n")
@@ -164,10 +169,11 @@ import Testing
         let h = try SourceHarness(ReplayScannerSource.self, config: "path: \"\(path)\"", name: "scanner")
         let (samples, status) = try h.read()
         #expect(status == .finished)
-        #expect(timeline(samples) == [
-            "scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0",
-            "scan.start#2@1000", "scan.cancel#2@1000 (end of input)", "scan.stop#2@1000",
-        ])
+        #expect(
+            timeline(samples) == [
+                "scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0",
+                "scan.start#2@1000", "scan.cancel#2@1000 (end of input)", "scan.stop#2@1000",
+            ])
         #expect(h.events.warnings.isEmpty, "nothing was lost: \(h.events.warnings)")
     }
 }

@@ -1,8 +1,9 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQBarcode
 
 /// A fresh temporary directory.
 func tempDirectory() -> String {

@@ -1,8 +1,9 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQBarcode
 
 /// The events of continuous sessions for `codes` at the given times.
 func sessions(_ codes: [(String, Double)]) -> [Sample] {
@@ -17,11 +18,12 @@ func sessions(_ codes: [(String, Double)]) -> [Sample] {
         let h = try TransformHarness(DedupTransform.self, config: "window: 2 s")
         let out = try h.push(sessions([("A", 0), ("A", 1), ("B", 1.5), ("A", 2.5), ("A", 5)]))
         // A at 1 repeats A at 0; A at 2.5 is 1.5 s after the repeat at 1, still a repeat.
-        #expect(timeline(out) == [
-            "scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0",
-            "scan.start#3@1500", "scan.data#3@1500 B", "scan.stop#3@1500",
-            "scan.start#5@5000", "scan.data#5@5000 A", "scan.stop#5@5000",
-        ])
+        #expect(
+            timeline(out) == [
+                "scan.start#1@0", "scan.data#1@0 A", "scan.stop#1@0",
+                "scan.start#3@1500", "scan.data#3@1500 B", "scan.stop#3@1500",
+                "scan.start#5@5000", "scan.data#5@5000 A", "scan.stop#5@5000",
+            ])
         #expect(sessionsAreWellFormed(out))
         _ = try h.finish()
         #expect(h.events.notices == ["ignored 2 repeated code(s) within 2.0 s"])
@@ -30,7 +32,9 @@ func sessions(_ codes: [(String, Double)]) -> [Sample] {
     @Test func startsWaitForTheirOutcomeAcrossBatches() throws {
         let h = try TransformHarness(DedupTransform.self, config: "window: 10 s")
         var s = ScanSessions(mode: .triggered, timeout: 5)
-        var b1 = Batch(), b2 = Batch(), b3 = Batch()
+        var b1 = Batch()
+        var b2 = Batch()
+        var b3 = Batch()
         s.begin(at: 0, into: &b1)
         s.deliver(ScannedCode(raw: Array("X".utf8)), at: 1, into: &b2)
         s.begin(at: 2, into: &b2)
@@ -43,7 +47,9 @@ func sessions(_ codes: [(String, Double)]) -> [Sample] {
 
 @Suite struct StepCardTests {
     @Test func aStepCardMarksTheStepInEverySink() throws {
-        let log = file("cards.jsonl", """
+        let log = file(
+            "cards.jsonl",
+            """
             {"timestamp": 0, "code": "4006381333931"}
             {"timestamp": 1, "code": "STEP:walk/return"}
             {"timestamp": 2, "code": "4006381333932"}
@@ -72,7 +78,8 @@ func sessions(_ codes: [(String, Double)]) -> [Sample] {
     }
 
     @Test func configuredCodesWithoutPrefix() throws {
-        let h = try TransformHarness(StepTransform.self, config: "prefix: null\ncodes: [{code: \"12345\", step: calibrate}]")
+        let h = try TransformHarness(
+            StepTransform.self, config: "prefix: null\ncodes: [{code: \"12345\", step: calibrate}]")
         let out = try h.push(sessions([("12345", 3), ("STEP:x", 4)]))
         #expect(out.filter { $0["step"] != nil && $0["step"] != .null }.map { $0["step"] } == [.string("calibrate")])
         #expect(h.context.steps == [StepSpec(path: "calibrate", at: 3)])

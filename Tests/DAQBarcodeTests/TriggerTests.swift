@@ -1,9 +1,10 @@
-@testable import DAQBarcode
 import DAQCore
 import DAQStandard
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQBarcode
 
 @Suite(.serialized) struct TriggerTests {
     /// Each sample of another component opens a session at that sample's time.
@@ -20,13 +21,15 @@ import Testing
               scans: {type: collect, inputs: [scanner]}
             """
         let outcome = try PipelineHarness.run(
-            yaml: yaml, plugins: BarcodePlugins.all + StandardPlugins.all, options: RunOptions(duration: 0.6, flushInterval: 0))
+            yaml: yaml, plugins: BarcodePlugins.all + StandardPlugins.all,
+            options: RunOptions(duration: 0.6, flushInterval: 0))
         let scans = outcome.data("scans")
         #expect(sessionsAreWellFormed(scans))
-        #expect(timeline(scans) == [
-            "scan.start#1@0", "scan.timeout#1@100", "scan.stop#1@100",
-            "scan.start#2@200", "scan.timeout#2@300", "scan.stop#2@300",
-        ])
+        #expect(
+            timeline(scans) == [
+                "scan.start#1@0", "scan.timeout#1@100", "scan.stop#1@100",
+                "scan.start#2@200", "scan.timeout#2@300", "scan.stop#2@300",
+            ])
     }
 
     @Test func triggerFromAnUnknownComponentIsAnError() throws {

@@ -1,8 +1,9 @@
-@testable import DAQCLI
 import DAQCore
 import DAQKit
 import Foundation
 import Testing
+
+@testable import DAQCLI
 
 @Suite("daq batch")
 struct BatchTests {
@@ -34,7 +35,8 @@ struct BatchTests {
     }
 
     @Test func eachRunReadsItsRecordingAndWritesUnderItsOwnFolder() throws {
-        let plan = try BatchPlan(spec: spec(), inputs: ["a/walk.csv", "b/walk.csv", "c/run.csv.gz"], output: "out", source: nil)
+        let plan = try BatchPlan(
+            spec: spec(), inputs: ["a/walk.csv", "b/walk.csv", "c/run.csv.gz"], output: "out", source: nil)
         #expect(plan.items.map(\.name).filter { $0.hasPrefix("walk-") }.count == 2)
         #expect(plan.items.last?.name == "run")
         #expect(plan.items.last?.overrides.contains("sources.accel.path=\"c/run.csv.gz\"") == true)
@@ -46,13 +48,16 @@ struct BatchTests {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let walk = Self.repository.appendingPathComponent("recordings/walk.csv").path
-        for name in ["one", "two", "three"] { try FileManager.default.copyItem(atPath: walk, toPath: "\(dir)/\(name).csv") }
+        for name in ["one", "two", "three"] {
+            try FileManager.default.copyItem(atPath: walk, toPath: "\(dir)/\(name).csv")
+        }
         try "timestamp,x,y,z\n0,1,2\n".write(toFile: "\(dir)/broken.csv", atomically: true, encoding: .utf8)
         let registry = try PluginRegistry(BuiltinPlugins.all)
         func runBatch() throws -> [String: BatchResult.Status] {
             let plan = try BatchPlan(spec: spec(), inputs: ["\(dir)/*.csv"], output: "\(dir)/out", source: nil)
             let runner = BatchRunner(plan: plan, registry: registry, overrides: [], pipeline: Self.pipeline, jobs: 2)
-            return Dictionary(uniqueKeysWithValues: runner.runAll().map { (($0.input as NSString).lastPathComponent, $0.status) })
+            return Dictionary(
+                uniqueKeysWithValues: runner.runAll().map { (($0.input as NSString).lastPathComponent, $0.status) })
         }
         let first = try runBatch()
         #expect(first == ["one.csv": .finished, "two.csv": .finished, "three.csv": .finished, "broken.csv": .failed])

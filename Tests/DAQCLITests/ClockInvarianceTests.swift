@@ -20,7 +20,8 @@ struct ClockInvarianceTests {
         #expect(
             Self.files == [
                 "accelerometer-replay.yaml", "barcode-replay.yaml", "batch-features.yaml", "bench-engine.yaml",
-                "ble-decode.yaml", "ble-discovery.yaml", "device-replay.yaml", "exec-magnitude.yaml", "gs1-decode.yaml", "hello.yaml",
+                "ble-decode.yaml", "ble-discovery.yaml", "device-replay.yaml", "exec-magnitude.yaml", "gs1-decode.yaml",
+                "hello.yaml",
                 "reference-job.yaml",
             ])
     }

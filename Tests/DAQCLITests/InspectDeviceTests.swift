@@ -1,7 +1,8 @@
-@testable import DAQCLI
 import DAQTesting
 import Foundation
 import Testing
+
+@testable import DAQCLI
 
 /// `daq inspect` on device files: what the file says about the device and what reading it found.
 @Suite("daq inspect, device files")

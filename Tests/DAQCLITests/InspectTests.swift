@@ -1,6 +1,7 @@
-@testable import DAQCLI
 import Foundation
 import Testing
+
+@testable import DAQCLI
 
 @Suite("daq inspect")
 struct InspectTests {
@@ -23,7 +24,8 @@ struct InspectTests {
     }
 
     @Test func findsGapsAndTimestampsGoingBack() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-inspect-\(UUID().uuidString).csv").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-inspect-\(UUID().uuidString).csv")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         var rows = ["t,x,y,z"]
         for i in 0..<100 { rows.append("\(Double(i) / 100),0,0,1") }

@@ -21,7 +21,9 @@ struct PipelinesTests {
     static let environment = ["COUNT": "20000"]
 
     /// What the MQTT pipelines need set, given only to them: others default INPUT themselves.
-    static let brokerEnvironment = ["INPUT": "recordings/walk.csv", "MQTT_URL": "mqtt://127.0.0.1:1883", "OUTPUT": "out/fleet.jsonl"]
+    static let brokerEnvironment = [
+        "INPUT": "recordings/walk.csv", "MQTT_URL": "mqtt://127.0.0.1:1883", "OUTPUT": "out/fleet.jsonl",
+    ]
 
     static func environment(for file: String) -> [String: String] {
         let text = (try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)) ?? ""
@@ -69,8 +71,10 @@ struct PipelinesTests {
     static let hardware: Set<String> = ["barcode.serial", "barcode.hid", "ble.scan"]
 
     static func needsHardware(_ file: String) throws -> Bool {
-        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file))
-            .load(file: directory.appendingPathComponent(file).path)
+        let spec = try PipelineLoader(
+            registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file)
+        )
+        .load(file: directory.appendingPathComponent(file).path)
         return spec.components.contains { $0.kind == .source && hardware.contains($0.plugin.typeName) }
     }
 
@@ -80,8 +84,10 @@ struct PipelinesTests {
 
     /// Pipelines that talk to an MQTT broker: DAQTransportTests runs them against a real one.
     static func needsBroker(_ file: String) throws -> Bool {
-        let spec = try PipelineLoader(registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file))
-            .load(file: directory.appendingPathComponent(file).path)
+        let spec = try PipelineLoader(
+            registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file)
+        )
+        .load(file: directory.appendingPathComponent(file).path)
         return spec.components.contains { $0.plugin.typeName == "mqtt" }
     }
 
@@ -129,39 +135,57 @@ struct PipelinesTests {
     @Test func resolveIdsWritesEverySampleWithItsState() throws {
         let (server, url) = try Self.referenceServer()
         defer { server.stop() }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-resolve-ids-\(UUID().uuidString).jsonl")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daq-resolve-ids-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let text = try String(contentsOf: Self.directory.appendingPathComponent("resolve-ids.yaml"), encoding: .utf8)
         let out = try PipelineHarness.run(
             yaml: text, plugins: BuiltinPlugins.all,
             environment: ["RESOLVER_URL": url, "OUTPUT": scratch.path, "LANGUAGES": "de,en"], file: "resolve-ids.yaml")
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
-        let lines = try String(contentsOf: scratch, encoding: .utf8).split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+        let lines = try String(contentsOf: scratch, encoding: .utf8).split(separator: "\n").map {
+            try JSONParser.parse(Array($0.utf8))
+        }
         func field(_ v: Value, _ key: String) -> String? {
             if case .object(let f) = v { return f[key]?.stringValue }
             return nil
         }
-        #expect(lines.map { field($0, "resolve_state") } == ["RESOLVED", "RESOLVED", "RESOLVED", "NODATA", "RESOLVED", "RESOLVED"])
-        #expect(lines.map { field($0, "name") } == ["Bleistift", "Probendosen", "Laboreingang", nil, "Bleistift", "Cold room"])
-        #expect(lines.map { field($0, "station") } == ["goods-in", "goods-in", "door", "goods-in", "shelf-3", "cold-room"])
+        #expect(
+            lines.map { field($0, "resolve_state") } == [
+                "RESOLVED", "RESOLVED", "RESOLVED", "NODATA", "RESOLVED", "RESOLVED",
+            ])
+        #expect(
+            lines.map { field($0, "name") } == [
+                "Bleistift", "Probendosen", "Laboreingang", nil, "Bleistift", "Cold room",
+            ])
+        #expect(
+            lines.map { field($0, "station") } == ["goods-in", "goods-in", "door", "goods-in", "shelf-3", "cold-room"])
     }
 
     @Test func resolveBeaconsNamesEveryModule() throws {
         let (server, url) = try Self.referenceServer()
         defer { server.stop() }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-resolve-beacons-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daq-resolve-beacons-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let text = try String(contentsOf: Self.directory.appendingPathComponent("resolve-beacons.yaml"), encoding: .utf8)
+        let text = try String(
+            contentsOf: Self.directory.appendingPathComponent("resolve-beacons.yaml"), encoding: .utf8)
         let out = try PipelineHarness.run(
             yaml: text, plugins: BuiltinPlugins.all,
             environment: [
-                "RESOLVER_URL": url, "OUTPUT": scratch.path, "CACHE_PATH": scratch.appendingPathComponent("cache.jsonl").path,
+                "RESOLVER_URL": url, "OUTPUT": scratch.path,
+                "CACHE_PATH": scratch.appendingPathComponent("cache.jsonl").path,
             ],
             overrides: ["clock=virtual"], file: "resolve-beacons.yaml")
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
-        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch.path).first { $0.hasPrefix("resolve-beacons-") })
-        let lines = try String(contentsOfFile: scratch.appendingPathComponent(run).appendingPathComponent("modules.jsonl").path, encoding: .utf8)
-            .split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+        let run = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).first { $0.hasPrefix("resolve-beacons-") }
+        )
+        let lines = try String(
+            contentsOfFile: scratch.appendingPathComponent(run).appendingPathComponent("modules.jsonl").path,
+            encoding: .utf8
+        )
+        .split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
         func field(_ v: Value, _ key: String) -> String? {
             if case .object(let f) = v { return f[key]?.stringValue }
             return nil
@@ -169,7 +193,8 @@ struct PipelinesTests {
         var names: [String: Set<String>] = [:]
         for line in lines {
             guard let module = field(line, "module") else { continue }
-            names[module, default: []].insert("\(field(line, "info.resolve_state") ?? "-") \(field(line, "info.name") ?? "-")")
+            names[module, default: []].insert(
+                "\(field(line, "info.resolve_state") ?? "-") \(field(line, "info.name") ?? "-")")
         }
         // Merged into the first request or served from the cache: which depends on batching.
         func named(_ module: String, _ name: String) -> Bool {

@@ -1,6 +1,7 @@
-@testable import DAQCLI
 import Foundation
 import Testing
+
+@testable import DAQCLI
 
 /// `daq inspect --plot` SVGs are rendered by a real SVG renderer (librsvg's rsvg-convert), and
 /// every text element lies inside the canvas with step labels that do not run into each other.
@@ -32,8 +33,10 @@ struct PlotRenderingTests {
             let content = String(svg[Range(m.range(at: 2), in: svg)!]).replacingOccurrences(of: "&amp;", with: "&")
                 .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             return Text(
-                x: Double(attribute("x", attributes) ?? "") ?? .nan, y: Double(attribute("y", attributes) ?? "") ?? .nan,
-                size: Double(attribute("font-size", attributes) ?? "11") ?? 11, anchor: attribute("text-anchor", attributes) ?? "start",
+                x: Double(attribute("x", attributes) ?? "") ?? .nan,
+                y: Double(attribute("y", attributes) ?? "") ?? .nan,
+                size: Double(attribute("font-size", attributes) ?? "11") ?? 11,
+                anchor: attribute("text-anchor", attributes) ?? "start",
                 content: content)
         }
     }
@@ -51,7 +54,8 @@ struct PlotRenderingTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-plot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("plot.svg"), output = dir.appendingPathComponent("plot.png")
+        let input = dir.appendingPathComponent("plot.svg")
+        let output = dir.appendingPathComponent("plot.png")
         try svg.write(to: input, atomically: true, encoding: .utf8)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -61,7 +65,8 @@ struct PlotRenderingTests {
         try p.run()
         p.waitUntilExit()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try #require(p.terminationStatus == 0, "rsvg-convert (librsvg2-bin; scripts/test.sh installs it) failed: \(message)")
+        try #require(
+            p.terminationStatus == 0, "rsvg-convert (librsvg2-bin; scripts/test.sh installs it) failed: \(message)")
         let png = try Data(contentsOf: output)
         try #require(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 24)
         func be32(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
@@ -74,7 +79,9 @@ struct PlotRenderingTests {
         #expect(!texts.isEmpty, sourceLocation: sourceLocation)
         for t in texts {
             let (l, r, top, bottom) = t.box
-            #expect(l >= 0 && r <= width && top >= 0 && bottom <= height, "'\(t.content)' at \(t.x),\(t.y) leaves \(width)×\(height)", sourceLocation: sourceLocation)
+            #expect(
+                l >= 0 && r <= width && top >= 0 && bottom <= height,
+                "'\(t.content)' at \(t.x),\(t.y) leaves \(width)×\(height)", sourceLocation: sourceLocation)
         }
         let png = try render(svg)
         #expect(png == (Int(width), Int(height)), sourceLocation: sourceLocation)
@@ -113,17 +120,23 @@ struct PlotRenderingTests {
     }
 
     @Test func dayRowsHaveHoursScaleAndLegend() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-days-\(UUID().uuidString).csv").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-days-\(UUID().uuidString).csv")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let start = 1_700_006_400  // 2023-11-15T00:00:00Z
         var rows = ["t,x,y,z"]
         for i in 0..<(3 * 1440 + 60) { rows.append("\(start + i * 60),0,0,\(i % 1440 < 480 ? 1.0 : 1.5)") }
         try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let report = try RecordingInspector(config: "path: \"\(path)\"\ntime_unit: s", path: path).inspect(plotWidth: 1200)
+        let report = try RecordingInspector(config: "path: \"\(path)\"\ntime_unit: s", path: path).inspect(
+            plotWidth: 1200)
         let texts = try Self.check(report.svg())
         let contents = texts.map(\.content)
         let title = contents.first ?? ""
-        #expect(title.hasPrefix("daq-days-") && title.hasSuffix(".csv — 2023-11-15T00:00:00.000+00:00 to 2023-11-18T00:59:00.000+00:00 (3 d 0 h 59 min)"), "\(title)")
+        #expect(
+            title.hasPrefix("daq-days-")
+                && title.hasSuffix(
+                    ".csv — 2023-11-15T00:00:00.000+00:00 to 2023-11-18T00:59:00.000+00:00 (3 d 0 h 59 min)"),
+            "\(title)")
         for name in ["0:00", "24:00", "time of day (device clock, h)", "magnitude |a| (g)", "2023-11-18 Sat", "1.5"] {
             #expect(contents.contains(name), "\(name) missing: \(contents)")
         }

@@ -1,8 +1,9 @@
-@testable import DAQCLI
 import DAQCore
 import DAQKit
 import DAQStandard
 import Testing
+
+@testable import DAQCLI
 
 @Suite("daq plugins")
 struct PluginDocumentationTests {
@@ -26,7 +27,10 @@ struct PluginDocumentationTests {
 
     @Test func contractTypeNamesAreRegistered() throws {
         let r = try PluginRegistry(BuiltinPlugins.all)
-        let sources = ["generator", "file", "stdin", "motion.replay", "barcode.serial", "barcode.hid", "barcode.replay", "ble.replay", "ble.scan"]
+        let sources = [
+            "generator", "file", "stdin", "motion.replay", "barcode.serial", "barcode.hid", "barcode.replay",
+            "ble.replay", "ble.scan",
+        ]
         let transforms = [
             "filter", "select", "rename", "throttle", "window", "motion.magnitude", "motion.lowpass", "motion.highpass",
             "motion.resample", "barcode.gs1", "barcode.dedup", "barcode.step", "ble.discovery",

@@ -14,7 +14,8 @@ struct RoundTripTests {
 
     @Test(arguments: ["logger.json", "logger.jsonl", "logger.csv"])
     func aLoggedRecordingReplaysToTheSameSamples(_ logger: String) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-roundtrip-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-roundtrip-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let yaml = """
             name: trip
@@ -27,7 +28,8 @@ struct RoundTripTests {
             """
         let first = try PipelineHarness.run(yaml: yaml, plugins: BuiltinPlugins.all)
         #expect(first.result.state == .finished)
-        let runDir = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("trip-") })
+        let runDir = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("trip-") })
         let ext = logger == "logger.json" ? "json" : logger == "logger.jsonl" ? "jsonl" : "csv"
         let log = "\(dir)/\(runDir)/accel.\(ext)"
         let replay = try SourceHarness(MotionReplaySource.self, config: "path: \"\(log)\"")

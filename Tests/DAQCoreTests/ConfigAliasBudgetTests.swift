@@ -10,7 +10,8 @@ struct ConfigAliasBudgetTests {
     static func bomb(levels: Int, fanOut: Int = 10) -> String {
         var lines = ["a0: &a0 [" + Array(repeating: "x", count: fanOut).joined(separator: ", ") + "]"]
         for i in 1..<levels {
-            lines.append("a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: fanOut).joined(separator: ", ") + "]")
+            lines.append(
+                "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: fanOut).joined(separator: ", ") + "]")
         }
         let anchors = lines.map { "  " + $0 }.joined(separator: "\n")
         return """
@@ -81,8 +82,12 @@ struct ConfigAliasBudgetTests {
 
     @Test func everyYAMLReaderKeepsTheBudget() throws {
         // Data files (elements, tests) go through YAMLFile, `--set` values through the loader.
-        let levels = ["a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"]
-            + (1..<6).map { "l\($0): &l\($0) [" + Array(repeating: $0 == 1 ? "*a" : "*l\($0 - 1)", count: 10).joined(separator: ", ") + "]" }
+        let levels =
+            ["a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"]
+            + (1..<6).map {
+                "l\($0): &l\($0) ["
+                    + Array(repeating: $0 == 1 ? "*a" : "*l\($0 - 1)", count: 10).joined(separator: ", ") + "]"
+            }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bomb-\(UUID().uuidString).yaml")
         try (levels.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }

@@ -12,7 +12,10 @@ struct ConfigComponentKeyTests {
     @Test(arguments: [
         ("    rat: 3", "sources.src.rat", "unknown key 'rat' for source type 'ticker' (did you mean 'rate'?)"),
         ("    shap: sine", "sources.src.shap", "unknown key 'shap' for source type 'ticker' (did you mean 'shape'?)"),
-        ("    colour: red", "sources.src.colour", "unknown key 'colour' for source type 'ticker'; see 'daq plugins describe ticker'"),
+        (
+            "    colour: red", "sources.src.colour",
+            "unknown key 'colour' for source type 'ticker'; see 'daq plugins describe ticker'"
+        ),
         ("    inputs: other", "sources.src.inputs", "a source reads no other component, so it takes no 'inputs'"),
         ("    buffer: {size: 4}", "sources.src.buffer", "a source reads no other component, so it takes no 'buffer'"),
     ])
@@ -22,7 +25,8 @@ struct ConfigComponentKeyTests {
     }
 
     @Test func unknownSinkKeySuggestsCommonKey() throws {
-        let yaml = V.minimal.replacingOccurrences(of: "    inputs: src\n", with: "    inputs: src\n    bufer: {size: 4}\n")
+        let yaml = V.minimal.replacingOccurrences(
+            of: "    inputs: src\n", with: "    inputs: src\n    bufer: {size: 4}\n")
         let d = try V.single(yaml)
         expectDiagnostic(
             d, line: 9, column: 5, path: "sinks.out.bufer",
@@ -30,7 +34,8 @@ struct ConfigComponentKeyTests {
     }
 
     @Test func unknownBufferKey() throws {
-        let yaml = V.minimal.replacingOccurrences(of: "    inputs: src\n", with: "    inputs: src\n    buffer: {sise: 4}\n")
+        let yaml = V.minimal.replacingOccurrences(
+            of: "    inputs: src\n", with: "    inputs: src\n    buffer: {sise: 4}\n")
         let d = try V.single(yaml)
         expectDiagnostic(
             d, line: 9, column: 14, path: "sinks.out.buffer.sise",
@@ -62,7 +67,8 @@ struct ConfigComponentKeyTests {
             section: "transform",
             yaml: V.minimal + "transforms:\n  win:\n    type: windw\n    inputs: src\n",
             line: 11, column: 11,
-            message: "unknown transform type 'windw' (did you mean 'window'?); known transform types: passthrough, window"),
+            message:
+                "unknown transform type 'windw' (did you mean 'window'?); known transform types: passthrough, window"),
     ]
 
     @Test(arguments: typeCases)
@@ -81,7 +87,8 @@ struct ConfigComponentKeyTests {
     @Test func componentThatIsNotAMapping() throws {
         let yaml = V.minimal + "transforms:\n  win: window\n"
         let d = try V.single(yaml)
-        expectDiagnostic(d, line: 10, column: 8, path: "transforms.win", "expected a mapping with 'type', found a scalar")
+        expectDiagnostic(
+            d, line: 10, column: 8, path: "transforms.win", "expected a mapping with 'type', found a scalar")
     }
 
     @Test func componentNamesAreUniqueAcrossSections() throws {

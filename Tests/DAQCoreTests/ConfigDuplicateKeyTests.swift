@@ -15,7 +15,9 @@ struct ConfigDuplicateKeyTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "top level", yaml: V.minimal + "speed: 2\nspeed: 3\n", key: "speed", line: 10, column: 1, firstLine: 9),
+        Case(
+            name: "top level", yaml: V.minimal + "speed: 2\nspeed: 3\n", key: "speed", line: 10, column: 1, firstLine: 9
+        ),
         Case(
             name: "inside a component",
             yaml: """

@@ -66,13 +66,14 @@ struct ConfigEnvironmentTests {
         try #require(spec.component("out")?.configuration as? PrinterSink.Configuration).path
     }
 
-    @Test(arguments: [
-        ("${RATE:-5}", [:], 5.0),
-        ("${RATE:-5}", ["RATE": "7"], 7.0),
-        ("${RATE:-5}", ["RATE": ""], 5.0),
-        ("${RATE}", ["RATE": "2.5"], 2.5),
-        ("${A}${B:-0}", ["A": "1"], 10.0),
-    ] as [(String, [String: String], Double)])
+    @Test(
+        arguments: [
+            ("${RATE:-5}", [:], 5.0),
+            ("${RATE:-5}", ["RATE": "7"], 7.0),
+            ("${RATE:-5}", ["RATE": ""], 5.0),
+            ("${RATE}", ["RATE": "2.5"], 2.5),
+            ("${A}${B:-0}", ["A": "1"], 10.0),
+        ] as [(String, [String: String], Double)])
     func plainScalarBecomesNumber(_ rate: String, _ env: [String: String], _ expected: Double) throws {
         let spec = try V.load(Self.pipeline(rate: rate), environment: env)
         #expect(try Self.rate(spec) == expected)

@@ -76,11 +76,15 @@ struct ConfigFileTests {
         #expect(d.message.hasPrefix("empty file"), "\(d)")
     }
 
-    @Test(arguments: [
-        (Array("sources:".utf8) + [0, 1, 2], "binary file (NUL byte at offset 8); expected YAML text"),
-        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00], "binary file (NUL byte at offset 8); expected YAML text"),
-        ([0x6E, 0x61, 0x6D, 0x65, 0x3A, 0x20, 0xFF, 0xFE], "not UTF-8 text; expected a YAML file"),
-    ] as [([UInt8], String)])
+    @Test(
+        arguments: [
+            (Array("sources:".utf8) + [0, 1, 2], "binary file (NUL byte at offset 8); expected YAML text"),
+            (
+                [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00],
+                "binary file (NUL byte at offset 8); expected YAML text"
+            ),
+            ([0x6E, 0x61, 0x6D, 0x65, 0x3A, 0x20, 0xFF, 0xFE], "not UTF-8 text; expected a YAML file"),
+        ] as [([UInt8], String)])
     func binaryOrNonUTF8File(_ bytes: [UInt8], _ message: String) throws {
         let d = try Self.withTemporaryPath { path in
             try Self.write(Data(bytes), to: path)

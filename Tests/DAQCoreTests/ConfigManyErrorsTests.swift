@@ -40,9 +40,11 @@ struct ConfigManyErrorsTests {
     }
 
     @Test func orderIsByLineThenColumn() throws {
-        let yaml = "sinks:\n  out: {type: printer, inputs: [x, y]}\nsources:\n  src: {type: ticker, rate: 1, shape: tri}\n"
+        let yaml =
+            "sinks:\n  out: {type: printer, inputs: [x, y]}\nsources:\n  src: {type: ticker, rate: 1, shape: tri}\n"
         let all = try V.errors(yaml)
-        #expect(all.map { "\($0.line ?? 0):\($0.column ?? 0)" } == ["2:33", "2:36", "4:39"], "\(all.map(\.description))")
+        #expect(
+            all.map { "\($0.line ?? 0):\($0.column ?? 0)" } == ["2:33", "2:36", "4:39"], "\(all.map(\.description))")
     }
 
     @Test func twoBadValuesInOneComponent() throws {
@@ -64,10 +66,11 @@ struct ConfigManyErrorsTests {
               out: {type: printer, inputs: nowhere, buffer: {size: 0}}
             """
         let all = try V.errors(yaml)
-        #expect(all.map(\.path) == [
-            "clock", "steps[1].at", "sources.src.colour", "transforms.t.inputs", "transforms.t.size",
-            "sinks.out.inputs", "sinks.out.buffer.size",
-        ], "\(all.map(\.description))")
+        #expect(
+            all.map(\.path) == [
+                "clock", "steps[1].at", "sources.src.colour", "transforms.t.inputs", "transforms.t.size",
+                "sinks.out.inputs", "sinks.out.buffer.size",
+            ], "\(all.map(\.description))")
         #expect(Set(all.compactMap(\.line)) == Set(1...8).subtracting([3, 5, 7]))
     }
 }

@@ -21,8 +21,10 @@ struct ConfigOverrideTests {
     @Test func overrideCreatesMissingMappingsAndListValues() throws {
         let spec = try V.load(
             V.minimal,
-            overrides: ["transforms.win.type=window", "transforms.win.size=3", "transforms.win.inputs=[src]",
-                "sinks.out.inputs=[src, win]"])
+            overrides: [
+                "transforms.win.type=window", "transforms.win.size=3", "transforms.win.inputs=[src]",
+                "sinks.out.inputs=[src, win]",
+            ])
         #expect(spec.component("win")?.inputs == ["src"])
         #expect(spec.component("out")?.inputs == ["src", "win"])
     }
@@ -68,7 +70,8 @@ struct ConfigOverrideTests {
     @Test func wrongTypedOverriddenPluginValue() throws {
         let d = try V.single(V.minimal, overrides: ["sources.src.rate=fast"])
         #expect(d.path == "sources.src.rate")
-        expectDiagnostic(d, line: nil, column: nil, path: "sources.src.rate", "expected a number, found 'fast' (set by --set)")
+        expectDiagnostic(
+            d, line: nil, column: nil, path: "sources.src.rate", "expected a number, found 'fast' (set by --set)")
     }
 
     @Test func fileErrorsKeepTheirLinesNextToOverrides() throws {
@@ -76,6 +79,7 @@ struct ConfigOverrideTests {
         let all = try V.errors(yaml, overrides: ["speed=-1"])
         try #require(all.count == 2, "\(all.map(\.description))")
         expectDiagnostic(all[0], line: 9, column: 8, path: "clock", "unknown value 'wall'")
-        expectDiagnostic(all[1], line: nil, column: nil, path: "speed", "must be greater than 0, found -1 (set by --set)")
+        expectDiagnostic(
+            all[1], line: nil, column: nil, path: "speed", "must be greater than 0, found -1 (set by --set)")
     }
 }

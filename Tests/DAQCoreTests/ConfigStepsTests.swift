@@ -20,9 +20,11 @@ struct ConfigStepsTests {
 
     @Test func increasingTimesWithUnits() throws {
         let spec = try V.load(Self.steps("0", "1.5", "2m"))
-        #expect(spec.steps == [
-            StepSpec(path: "walk/out", at: 0), StepSpec(path: "walk/back", at: 1.5), StepSpec(path: "walk/stop", at: 120),
-        ])
+        #expect(
+            spec.steps == [
+                StepSpec(path: "walk/out", at: 0), StepSpec(path: "walk/back", at: 1.5),
+                StepSpec(path: "walk/stop", at: 120),
+            ])
     }
 
     @Test(arguments: [
@@ -43,7 +45,9 @@ struct ConfigStepsTests {
 
     @Test func flowStyleSteps() throws {
         let d = try V.single(V.minimal + "steps: [{path: a, at: 2}, {path: b, at: 1}]\n")
-        expectDiagnostic(d, line: 9, column: 41, path: "steps[1].at", "step times must increase: 1 is not after the previous step's 2")
+        expectDiagnostic(
+            d, line: 9, column: 41, path: "steps[1].at",
+            "step times must increase: 1 is not after the previous step's 2")
     }
 
     @Test(arguments: [

@@ -34,7 +34,8 @@ struct ConfigTopLevelKeyTests {
         let all = try V.errors(yaml)
         try #require(all.count == 3, "\(all.map(\.description))")
         // The missing section is reported at the document start; the unknown input at its node.
-        expectDiagnostic(all[0], line: 1, column: 1, path: "sources", "missing 'sources': a pipeline needs at least one source")
+        expectDiagnostic(
+            all[0], line: 1, column: 1, path: "sources", "missing 'sources': a pipeline needs at least one source")
         expectDiagnostic(all[1], line: 2, column: 32, path: "sinks.out.inputs", "unknown component 'src'")
         expectDiagnostic(all[2], line: 3, column: 1, path: "sourcse", "(did you mean 'sources'?)")
     }

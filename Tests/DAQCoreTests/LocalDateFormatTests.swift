@@ -5,7 +5,9 @@ import Testing
 /// Dates on a zone's wall clock, written with integer arithmetic, against Foundation's
 /// `DateFormatter` (an independent implementation over the system's zone database).
 @Suite struct LocalDateFormatTests {
-    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "-05:00", "+13:45"])
+    @Test(arguments: [
+        "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "-05:00", "+13:45",
+    ])
     func agreesWithFoundationAcrossDaylightSavingAndCenturies(zoneName: String) throws {
         let zone = try #require(ISODate.zone(zoneName))
         var format = LocalDateFormat(zone: zone)
@@ -32,7 +34,9 @@ import Testing
             let expected = foundation.string(from: Date(timeIntervalSince1970: t))
             if format.string(t) != expected {
                 mismatches += 1
-                if mismatches <= 5 { Issue.record("at \(t) in \(zoneName): \(format.string(t)), Foundation \(expected)") }
+                if mismatches <= 5 {
+                    Issue.record("at \(t) in \(zoneName): \(format.string(t)), Foundation \(expected)")
+                }
             }
         }
         #expect(mismatches == 0)

@@ -33,20 +33,28 @@ struct PrintableTextTests {
     }
 
     @Test func knownFormatsAreNamed() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let gt3x = try #require(BinarySniff.describe(path: repository.appendingPathComponent("recordings/wrist.gt3x").path))
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let gt3x = try #require(
+            BinarySniff.describe(path: repository.appendingPathComponent("recordings/wrist.gt3x").path))
         #expect(gt3x.contains("ActiGraph .gt3x"), "\(gt3x)")
-        let btsnoop = try #require(BinarySniff.describe(path: repository.appendingPathComponent("recordings/beacons.btsnoop").path))
+        let btsnoop = try #require(
+            BinarySniff.describe(path: repository.appendingPathComponent("recordings/beacons.btsnoop").path))
         #expect(btsnoop.contains("btsnoop capture (ble.replay reads it)"), "\(btsnoop)")
         let elf = try #require(BinarySniff.describe(path: "/proc/self/exe"))
         #expect(elf.contains("executable (ELF)"))
-        #expect(BinarySniff.describe([0x4D, 0x44, 0xFC, 0x03] + [UInt8](repeating: 0, count: 1020))?.contains("Axivity .cwa") == true)
-        #expect(BinarySniff.describe(Array("Device Identity\r\nDevice Unique Serial Code:012345\r\n".utf8))?.contains("GENEActiv") == true)
+        #expect(
+            BinarySniff.describe([0x4D, 0x44, 0xFC, 0x03] + [UInt8](repeating: 0, count: 1020))?.contains(
+                "Axivity .cwa") == true)
+        #expect(
+            BinarySniff.describe(Array("Device Identity\r\nDevice Unique Serial Code:012345\r\n".utf8))?.contains(
+                "GENEActiv") == true)
         #expect(BinarySniff.describe([0x1F, 0x8B, 0x08, 0x00])?.contains("gzip") == true)
     }
 
     @Test func textReadsAsText() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         for name in ["recordings/walk.csv", "recordings/scans.jsonl", "recordings/elements.yaml", "README.md"] {
             #expect(BinarySniff.describe(path: repository.appendingPathComponent(name).path) == nil, "\(name)")
         }

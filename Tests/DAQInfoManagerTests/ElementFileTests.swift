@@ -28,7 +28,9 @@ import Testing
         #expect(file.answer(id: "4006381333931", languages: ["fr", "en"])?.name == "Pencil")
         #expect(file.answer(id: "0012", languages: ["en"])?.imageURL == "https://example.org/door.png")
         #expect(file.answer(id: "12", languages: ["en"]) == nil)  // an unquoted id keeps its text
-        #expect(file.news(languages: ["en"]) == NewsAnswer(items: [NewsItemAnswer(id: "news", language: "en-GB", text: "Maintenance on Sunday")]))
+        #expect(
+            file.news(languages: ["en"])
+                == NewsAnswer(items: [NewsItemAnswer(id: "news", language: "en-GB", text: "Maintenance on Sunday")]))
     }
 
     @Test func newsIsAListOfItemsEachInItsBestLanguage() throws {
@@ -40,13 +42,15 @@ import Testing
             """
         let file = try ElementFile(text: text, file: "e.yaml")
         let news = try #require(file.news(languages: ["de"]))
-        #expect(news.items == [
-            NewsItemAnswer(id: "a", language: "de", text: "Eins", updated: "2026-11-01T10:00:00Z"),
-            NewsItemAnswer(id: "b", language: "fr", text: "Deux"),
-        ])
+        #expect(
+            news.items == [
+                NewsItemAnswer(id: "a", language: "de", text: "Eins", updated: "2026-11-01T10:00:00Z"),
+                NewsItemAnswer(id: "b", language: "fr", text: "Deux"),
+            ])
         #expect(news.language == "de" && news.text == "Eins")
         #expect(try ElementFile(text: "elements: []\n", file: "e.yaml").news(languages: ["en"]) == nil)
-        let bad = "elements: []\nnews:\n  - {id: a, text: {en: One}, colour: red}\n  - {id: a, text: {en: Two}}\n  - {text: {xx_YY: Three}}\n"
+        let bad =
+            "elements: []\nnews:\n  - {id: a, text: {en: One}, colour: red}\n  - {id: a, text: {en: Two}}\n  - {text: {xx_YY: Three}}\n"
         #expect {
             try ElementFile(text: bad, file: "e.yaml")
         } throws: { error in
@@ -98,7 +102,9 @@ import Testing
         #expect {
             try ElementFile(path: "/nonexistent/elements.yaml")
         } throws: { error in
-            (error as? ConfigError)?.diagnostics.map(\.description) == ["/nonexistent/elements.yaml: error: no such file"]
+            (error as? ConfigError)?.diagnostics.map(\.description) == [
+                "/nonexistent/elements.yaml: error: no such file"
+            ]
         }
     }
 }

@@ -9,10 +9,13 @@ import Yams
         .appendingPathComponent("../../docs/infomanager-openapi.yaml").standardized.path
 
     @Test func theElementSchemaHasExactlyTheKeysTheCodeWrites() throws {
-        let doc = try #require(try Yams.load(yaml: String(contentsOfFile: Self.path, encoding: .utf8)) as? [String: Any])
+        let doc = try #require(
+            try Yams.load(yaml: String(contentsOfFile: Self.path, encoding: .utf8)) as? [String: Any])
         let schemas = (doc["components"] as? [String: Any])?["schemas"] as? [String: Any]
         let properties = ((schemas?["Element"] as? [String: Any])?["properties"] as? [String: Any]) ?? [:]
-        let element = Element(id: "1", inputType: .nfc, content: [("en", ElementContent(name: "n", description: "d", url: "u", imageURL: "i"))], updated: "t")
+        let element = Element(
+            id: "1", inputType: .nfc,
+            content: [("en", ElementContent(name: "n", description: "d", url: "u", imageURL: "i"))], updated: "t")
         let answer = ElementAnswer(element: element, language: "en", content: element.content[0].content)
         let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(answer)) as? [String: Any])
         #expect(Set(properties.keys) == Set(json.keys))

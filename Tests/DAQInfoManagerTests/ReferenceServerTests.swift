@@ -24,14 +24,18 @@ struct ReferenceServerTests {
         let (status, body) = try Self.get(url + "/v1/elements/04006381333931?lang=fr,de")
         #expect(status == 200)
         let answer = try JSONDecoder().decode(ElementAnswer.self, from: Data(body.utf8))
-        #expect(answer == ElementAnswer(
-            element: Element(id: "04006381333931", inputType: .barcode, content: [], updated: "2026-10-01T08:00:00Z"),
-            language: "de", content: ElementContent(name: "Bleistift", description: "HB-Bleistift")))
+        #expect(
+            answer
+                == ElementAnswer(
+                    element: Element(
+                        id: "04006381333931", inputType: .barcode, content: [], updated: "2026-10-01T08:00:00Z"),
+                    language: "de", content: ElementContent(name: "Bleistift", description: "HB-Bleistift")))
         #expect(try Self.get(url + "/v1/elements/unknown").0 == 404)
         let news = try Self.get(url + "/v1/news?lang=de-CH")
         #expect(news.0 == 200 && news.1.contains("Labor 2 ist am Sonntag"))
         // An id with a colon, percent-encoded as the resolver sends it.
-        let beacon = try Self.get(url + "/v1/elements/" + PercentEncoding.component("ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1:2"))
+        let beacon = try Self.get(
+            url + "/v1/elements/" + PercentEncoding.component("ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:1:2"))
         #expect(beacon.0 == 200 && beacon.1.contains("Lab entrance"))
     }
 
@@ -52,16 +56,19 @@ struct ReferenceServerTests {
         defer { server.stop() }
         let file = dir.appendingPathComponent("elements.yaml").path
         #expect(try Self.get(url + "/v1/elements/b").0 == 404)
-        try "elements:\n  - {id: b, input_type: nfc, content: {en: {name: Second}}}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "elements:\n  - {id: b, input_type: nfc, content: {en: {name: Second}}}\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
         server.send(SIGHUP)
         try server.waitForLine { $0.contains("reloaded") && $0.contains("1 element(s)") }
         #expect(try Self.get(url + "/v1/elements/b").1.contains("Second"))
         #expect(try Self.get(url + "/v1/elements/a").0 == 404)
-        try "elements:\n  - {id: c, input_type: rocket, content: {en: {name: Third}}}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "elements:\n  - {id: c, input_type: rocket, content: {en: {name: Third}}}\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
         server.send(SIGHUP)
         // The broken file is reported on stderr; b is still served. Wait for the answer to a
         // request sent after the signal was handled: a further reload line proves ordering.
-        try "elements:\n  - {id: b, input_type: nfc, content: {en: {name: Second}}}\n  - {id: d, input_type: nfc, content: {en: {name: Fourth}}}\n"
+        try
+            "elements:\n  - {id: b, input_type: nfc, content: {en: {name: Second}}}\n  - {id: d, input_type: nfc, content: {en: {name: Fourth}}}\n"
             .write(toFile: file + ".next", atomically: true, encoding: .utf8)
         #expect(try Self.get(url + "/v1/elements/b").1.contains("Second"))
         try FileManager.default.removeItem(atPath: file)
@@ -75,8 +82,10 @@ struct ReferenceServerTests {
     @Test func aBrokenFileStopsTheServerBeforeItStartsWithEveryProblemLocated() throws {
         let dir = try ResolverFixtures.scratch()
         let file = dir.appendingPathComponent("bad.yaml").path
-        try "elements:\n  - id: x\n    input_type: laser\n    content: {en: {name: X, colour: red}}\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let server = try ServiceProcess.start(ServiceProcess.builtExecutable("daq"), ["resolver", "serve", "--data", file, "--port", "0"])
+        try "elements:\n  - id: x\n    input_type: laser\n    content: {en: {name: X, colour: red}}\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let server = try ServiceProcess.start(
+            ServiceProcess.builtExecutable("daq"), ["resolver", "serve", "--data", file, "--port", "0"])
         server.process.waitUntilExit()
         #expect(server.process.terminationStatus == 2)
         #expect(server.errorOutput.contains("bad.yaml:3:17: error: elements.0.input_type: unknown input type 'laser'"))

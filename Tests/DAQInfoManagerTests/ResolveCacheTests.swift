@@ -1,6 +1,7 @@
-@testable import DAQInfoManager
 import Foundation
 import Testing
+
+@testable import DAQInfoManager
 
 @Suite struct ResolveCacheTests {
     static func answer(_ id: String, _ name: String) -> ElementAnswer {
@@ -17,7 +18,11 @@ import Testing
         cache.store("none", answer: nil, now: 1000)
         #expect(Self.isFresh(cache.lookup("a", now: 1060)))
         #expect(Self.isStale(cache.lookup("a", now: 1060.5)))
-        if case .fresh(let e) = cache.lookup("none", now: 1001) { #expect(e.answer == nil) } else { Issue.record("no entry") }
+        if case .fresh(let e) = cache.lookup("none", now: 1001) {
+            #expect(e.answer == nil)
+        } else {
+            Issue.record("no entry")
+        }
         #expect(cache.lookup("b", now: 1000) == nil)
     }
 
@@ -44,7 +49,11 @@ import Testing
         #expect(loaded.damaged == 0 && loaded.ignored == nil && loaded.items.count == 2)
         let second = ResolveCache(ttl: 60, maxEntries: 10)
         second.restore(loaded.items)
-        if case .fresh(let e) = second.lookup("4006381333931", now: 1010) { #expect(e.answer?.name == "Pencil") } else { Issue.record("lost") }
+        if case .fresh(let e) = second.lookup("4006381333931", now: 1010) {
+            #expect(e.answer?.name == "Pencil")
+        } else {
+            Issue.record("lost")
+        }
         #expect(Self.isFresh(second.lookup("unknown", now: 1010)))
     }
 
@@ -62,6 +71,7 @@ import Testing
         #expect(loaded.damaged == 1 && loaded.items.map(\.id) == ["a"])
 
         try "garbage\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(ResolveCacheFile(path: path, settings: "one").load().ignored == "not a daq resolver cache (no header line)")
+        #expect(
+            ResolveCacheFile(path: path, settings: "one").load().ignored == "not a daq resolver cache (no header line)")
     }
 }

@@ -22,7 +22,8 @@ struct ResolverCacheRunTests {
         // Another service URL: the file was made for other settings and is not used.
         (server, url) = try ResolverFixtures.referenceServer(in: dir)
         defer { server.stop() }
-        let other = try ResolverFixtures.resolve(["04006381333931"], settings: "base_url: \(url)\ncache: {path: \(cache)}", in: dir)
+        let other = try ResolverFixtures.resolve(
+            ["04006381333931"], settings: "base_url: \(url)\ncache: {path: \(cache)}", in: dir)
         #expect(other.strings("resolve_state") == ["RESOLVED"])
         #expect(ResolverFixtures.messages(other).contains { $0.contains("not used: made for") })
     }
@@ -30,7 +31,9 @@ struct ResolverCacheRunTests {
     @Test func anExpiredEntryIsAskedAgainAndServesOnlyWhenTheServiceIsDown() throws {
         let dir = try ResolverFixtures.scratch()
         let cache = dir.appendingPathComponent("cache.jsonl").path
-        let hits = try TestHTTPServer { path, _ in .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path))) }
+        let hits = try TestHTTPServer { path, _ in
+            .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path)))
+        }
         defer { hits.stop() }
         let settings = "base_url: \(hits.url)\ncache: {ttl: 0, path: \(cache)}"
         _ = try ResolverFixtures.resolve(["k1"], settings: settings, in: dir)
@@ -45,7 +48,9 @@ struct ResolverCacheRunTests {
 
     @Test func requestsForOneIdAreMergedAndLaterOnesHitTheCache() throws {
         let dir = try ResolverFixtures.scratch()
-        let server = try TestHTTPServer { path, _ in .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path))) }
+        let server = try TestHTTPServer { path, _ in
+            .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path)))
+        }
         defer { server.stop() }
         // One sample per batch: those before the answer join the request in flight, those
         // after it find the answer in the cache; either way the service is asked once.

@@ -12,13 +12,18 @@ struct ResolverFailureTests {
         let dir = try ResolverFixtures.scratch()
         let port = try ResolverFixtures.closedPort()
         let ids = (0..<200).map { "id-\($0)" }
-        let out = try ResolverFixtures.resolve(ids, settings: "base_url: http://127.0.0.1:\(port)\nretries: 1\nbackoff: 10ms", in: dir)
+        let out = try ResolverFixtures.resolve(
+            ids, settings: "base_url: http://127.0.0.1:\(port)\nretries: 1\nbackoff: 10ms", in: dir)
         #expect(out.result.state == .finished)
         #expect(out.data("out").count == 200)
         #expect(out.strings("resolve_state").allSatisfy { $0 == "UNRESOLVED" })
         let messages = ResolverFixtures.messages(out)
         // Refused at once, not retried by the connection pool until the timeout.
-        #expect(messages.contains { $0.contains("cannot reach http://127.0.0.1:\(port): connection refused") && $0.contains("until it answers") })
+        #expect(
+            messages.contains {
+                $0.contains("cannot reach http://127.0.0.1:\(port): connection refused")
+                    && $0.contains("until it answers")
+            })
         // The outage is noticed once; later ids are not each asked and timed out.
         #expect(messages.filter { $0.contains("cannot reach") }.count == 1)
         #expect(messages.contains { $0.contains("answered without asking during an outage") })
@@ -29,7 +34,8 @@ struct ResolverFailureTests {
         let dir = try ResolverFixtures.scratch()
         let server = try TestHTTPServer { _, _ in .silent }
         defer { server.stop() }
-        let out = try ResolverFixtures.resolve(["a", "b"], settings: "base_url: \(server.url)\ntimeout: 300ms\nretries: 0", in: dir)
+        let out = try ResolverFixtures.resolve(
+            ["a", "b"], settings: "base_url: \(server.url)\ntimeout: 300ms\nretries: 0", in: dir)
         #expect(out.result.state == .finished)
         #expect(out.strings("resolve_state") == ["UNRESOLVED", "UNRESOLVED"])
         #expect(ResolverFixtures.messages(out).contains { $0.contains("no answer from \(server.url) within 0.3 s") })
@@ -39,11 +45,14 @@ struct ResolverFailureTests {
         let dir = try ResolverFixtures.scratch()
         // The first two requests fail with 500, the third answers.
         let server = try TestHTTPServer { path, n in
-            n <= 2 ? .respond(status: 500, body: Array("{}".utf8)) : .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path)))
+            n <= 2
+                ? .respond(status: 500, body: Array("{}".utf8))
+                : .respond(status: 200, body: TestHTTPServer.element(TestHTTPServer.id(of: path)))
         }
         defer { server.stop() }
         // A generous timeout: the test is about retrying 5xx answers, not about speed under load.
-        let out = try ResolverFixtures.resolve(["x"], settings: "base_url: \(server.url)\nretries: 2\nbackoff: 10ms\ntimeout: 20s", in: dir)
+        let out = try ResolverFixtures.resolve(
+            ["x"], settings: "base_url: \(server.url)\nretries: 2\nbackoff: 10ms\ntimeout: 20s", in: dir)
         #expect(out.strings("resolve_state") == ["RESOLVED"])
         #expect(server.paths.count == 3)
     }
@@ -52,7 +61,8 @@ struct ResolverFailureTests {
         let dir = try ResolverFixtures.scratch()
         let server = try TestHTTPServer { _, _ in .respond(status: 503, body: []) }
         defer { server.stop() }
-        let out = try ResolverFixtures.resolve(["x"], settings: "base_url: \(server.url)\nretries: 1\nbackoff: 10ms", in: dir)
+        let out = try ResolverFixtures.resolve(
+            ["x"], settings: "base_url: \(server.url)\nretries: 1\nbackoff: 10ms", in: dir)
         #expect(out.strings("resolve_state") == ["UNRESOLVED"])
         #expect(server.paths.count == 2)
         #expect(ResolverFixtures.messages(out).contains { $0.contains("HTTP 503") })
@@ -76,7 +86,9 @@ struct ResolverFailureTests {
 
     @Test func aTenMegabyteAnswerIsRejectedWithoutBeingRead() throws {
         let dir = try ResolverFixtures.scratch()
-        let declared = try TestHTTPServer { _, _ in .respond(status: 200, body: [UInt8](repeating: 0x20, count: 10 << 20)) }
+        let declared = try TestHTTPServer { _, _ in
+            .respond(status: 200, body: [UInt8](repeating: 0x20, count: 10 << 20))
+        }
         let streamed = try TestHTTPServer { _, _ in .stream(bytes: 10 << 20) }
         defer {
             declared.stop()
@@ -111,6 +123,11 @@ struct ResolverFailureTests {
 final class OpenCounter: Sendable {
     private let state = Mutex<(now: Int, peak: Int)>((0, 0))
     var peak: Int { state.withLock { $0.peak } }
-    func enter() { state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) } }
+    func enter() {
+        state.withLock {
+            $0.now += 1
+            $0.peak = max($0.peak, $0.now)
+        }
+    }
     func leave() { state.withLock { $0.now -= 1 } }
 }

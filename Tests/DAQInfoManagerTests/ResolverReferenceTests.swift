@@ -93,7 +93,8 @@ struct ResolverReferenceTests {
         #expect(out.strings("resolve_state") == ["UNRESOLVED", "RESOLVED"])
         #expect(out.strings("name") == [nil, "Pencil"])
         #expect(
-            ResolverFixtures.messages(out).contains("'04:A2:2B:1A': the service answered '04:A2:2B:1A' with input_type nfc, not barcode"),
+            ResolverFixtures.messages(out).contains(
+                "'04:A2:2B:1A': the service answered '04:A2:2B:1A' with input_type nfc, not barcode"),
             "\(ResolverFixtures.messages(out))")
         let nfc = try ResolverFixtures.resolve(["04:A2:2B:1A"], settings: "base_url: \(url)\ninput_type: nfc", in: dir)
         #expect(nfc.strings("resolve_state") == ["RESOLVED"])
@@ -104,17 +105,20 @@ struct ResolverReferenceTests {
         // Unset (ids of mixed kinds): nothing is sent, and any type is taken.
         _ = try ResolverFixtures.resolve(["y"], settings: "base_url: \(recorder.url)", in: dir)
         #expect(recorder.paths == ["/v1/elements/x?lang=en&input_type=beacon", "/v1/elements/y?lang=en"])
-        let mixed = try ResolverFixtures.resolve(["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)", in: dir)
+        let mixed = try ResolverFixtures.resolve(
+            ["04:A2:2B:1A", "4006381333931"], settings: "base_url: \(url)", in: dir)
         #expect(mixed.strings("resolve_state") == ["RESOLVED", "RESOLVED"])
     }
 
     @Test func bearerTokenIsSentAndAMissingOneIsReported() throws {
         let dir = try ResolverFixtures.scratch()
         let (server, url) = try ResolverFixtures.referenceServer(
-            elements: Self.elements, in: dir, arguments: ["--token-env", "IM_TOKEN"], environment: ["IM_TOKEN": "s3cret"])
+            elements: Self.elements, in: dir, arguments: ["--token-env", "IM_TOKEN"],
+            environment: ["IM_TOKEN": "s3cret"])
         defer { server.stop() }
         setenv("DAQ_TEST_IM_TOKEN", "s3cret", 1)
-        let ok = try ResolverFixtures.resolve(["4006381333931"], settings: "base_url: \(url)\ntoken_env: DAQ_TEST_IM_TOKEN", in: dir)
+        let ok = try ResolverFixtures.resolve(
+            ["4006381333931"], settings: "base_url: \(url)\ntoken_env: DAQ_TEST_IM_TOKEN", in: dir)
         #expect(ok.strings("resolve_state") == ["RESOLVED"])
         let denied = try ResolverFixtures.resolve(["4006381333931"], settings: "base_url: \(url)", in: dir)
         #expect(denied.strings("resolve_state") == ["UNRESOLVED"])

@@ -30,11 +30,17 @@ import Testing
         let (samples, events) = try replayAll(path, "on_bad_row: skip")
         expectCWARows(samples, w.expectedRows(), "corrupt sectors skipped")
         // Data sector 4 (1-based) starts after the header and three sectors.
-        #expect(events.warnings.first == "skipped \(path):4: sector 4 at byte \(1024 + 3 * 512) fails its checksum; skipped", "\(events.warnings)")
-        #expect(events.warnings.contains("skipped \(path):8: sector 8 at byte \(1024 + 7 * 512) fails its checksum; skipped"))
+        #expect(
+            events.warnings.first
+                == "skipped \(path):4: sector 4 at byte \(1024 + 3 * 512) fails its checksum; skipped",
+            "\(events.warnings)")
+        #expect(
+            events.warnings.contains(
+                "skipped \(path):8: sector 8 at byte \(1024 + 7 * 512) fails its checksum; skipped"))
         #expect(events.warnings.contains("skipped 2 corrupt block(s) in all"), "\(events.warnings)")
         // Each leaves the 120 samples it held, 1.2 s, to within the timestamps' 1/32768 s.
-        let gaps = try #require(events.notices.first { $0.hasPrefix("2 gap(s) without samples, ") }, "\(events.notices)")
+        let gaps = try #require(
+            events.notices.first { $0.hasPrefix("2 gap(s) without samples, ") }, "\(events.notices)")
         let total = try #require(Double(gaps.dropFirst(26).prefix { $0 != " " }))
         #expect(abs(total - 2.4) < 1e-3, "\(gaps)")
     }
@@ -64,9 +70,13 @@ import Testing
         #expect(truncate(path, off_t(1024 + 9 * 512 + 200)) == 0)
         let (samples, events) = try replayAll(path, "on_bad_row: skip")
         expectCWARows(samples, Array(w.expectedRows().prefix(9 * 120)), "before the cut")
-        #expect(events.warnings.first == "skipped \(path):10: sector 10 at byte \(1024 + 9 * 512) is cut short: the file ends 200 bytes into it", "\(events.warnings)")
+        #expect(
+            events.warnings.first
+                == "skipped \(path):10: sector 10 at byte \(1024 + 9 * 512) is cut short: the file ends 200 bytes into it",
+            "\(events.warnings)")
         let (_, message) = failure(path)
-        #expect(message == "\(path):10: sector 10 at byte \(1024 + 9 * 512) is cut short: the file ends 200 bytes into it")
+        #expect(
+            message == "\(path):10: sector 10 at byte \(1024 + 9 * 512) is cut short: the file ends 200 bytes into it")
     }
 
     @Test func aGzipCutShortKeepsWhatCameBefore() throws {
@@ -92,32 +102,42 @@ import Testing
         try handle.close()
         let (samples, events) = try replayAll(path, "on_bad_row: skip")
         #expect(samples.count == 4 * 120)
-        #expect(events.warnings.first == "skipped \(path):3: sector 3 at byte 2048 does not start with 'AX' (not a data sector); skipped", "\(events.warnings)")
+        #expect(
+            events.warnings.first
+                == "skipped \(path):3: sector 3 at byte 2048 does not start with 'AX' (not a data sector); skipped",
+            "\(events.warnings)")
     }
 
     @Test func aFileCutInsideItsHeader() throws {
         let path = try CWAWriter.with { $0.seconds = 1 }.file()
         #expect(truncate(path, 700) == 0)
-        #expect(failure(path).message == "\(path): the file ends at byte 700, inside its 1024-byte header (it is cut short)")
+        #expect(
+            failure(path).message == "\(path): the file ends at byte 700, inside its 1024-byte header (it is cut short)"
+        )
     }
 
     @Test func aFileNamedCwaThatIsNotOne() {
         let path = recording("text.cwa", "t,x,y,z\n0,1,1,1\n")
         #expect(
             failure(path).message
-                == "\(path): not an Axivity .cwa file: byte 0 does not start an 'MD' header of 1024 bytes (it starts with 't,x,y,z')")
+                == "\(path): not an Axivity .cwa file: byte 0 does not start an 'MD' header of 1024 bytes (it starts with 't,x,y,z')"
+        )
     }
 
     @Test func formatCwaForcedOnACSV() {
         let path = recording("walk.csv", "time,x,y,z\n0,1,1,1\n")
         #expect(
             failure(path, "format: cwa").message
-                == "\(path): not an Axivity .cwa file: byte 0 does not start an 'MD' header of 1024 bytes (it starts with 'time,x,y,z')")
+                == "\(path): not an Axivity .cwa file: byte 0 does not start an 'MD' header of 1024 bytes (it starts with 'time,x,y,z')"
+        )
     }
 
     @Test func formatCwaForcedOnAGT3XSaysWhatItLooksLike() throws {
         let path = try GT3XWriter().file()
         let message = failure(path, "format: cwa").message
-        #expect(message == "\(path): not an Axivity .cwa file: byte 0 does not start an 'MD' header of 1024 bytes (it looks like a zip archive (an ActiGraph .gt3x?))", "\(message)")
+        #expect(
+            message
+                == "\(path): not an Axivity .cwa file: byte 0 does not start an 'MD' header of 1024 bytes (it looks like a zip archive (an ActiGraph .gt3x?))",
+            "\(message)")
     }
 }

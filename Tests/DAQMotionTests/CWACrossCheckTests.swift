@@ -56,7 +56,11 @@ import Testing
             }
             if !ok {
                 bad += 1
-                if bad <= 3 { Issue.record("\(what): here t=\(s.timestamp) \(["x", "y", "z", "gx", "gy", "gz"].map { s.number($0) }); there \(r)") }
+                if bad <= 3 {
+                    Issue.record(
+                        "\(what): here t=\(s.timestamp) \(["x", "y", "z", "gx", "gy", "gz"].map { s.number($0) }); there \(r)"
+                    )
+                }
             }
         }
         #expect(bad == 0, "\(what): \(bad) samples differ")
@@ -117,7 +121,8 @@ import Testing
         let worst = zip(ours, theirs).map { abs($0.timestamp - $1.time) }.max() ?? 0
         #expect(worst > 1e-3 && worst < 3e-3, "\(worst)")
         let valuesAgree = zip(ours, theirs).allSatisfy { s, r in
-            close(s.number("x"), r.values[0], 1e-6) && close(s.number("y"), r.values[1], 1e-6) && close(s.number("z"), r.values[2], 1e-6)
+            close(s.number("x"), r.values[0], 1e-6) && close(s.number("y"), r.values[1], 1e-6)
+                && close(s.number("z"), r.values[2], 1e-6)
         }
         #expect(valuesAgree)
     }

@@ -14,10 +14,17 @@ import Testing
         let (samples, events) = try replayAll(try w.file())
         expectCWARows(samples, w.expectedRows(), "AX3 packed")
         let first = try #require(events.notices.first)
-        #expect(first.hasPrefix("format cwa, device AX3 #71234, configured at 100 Hz, starting 2023-11-14T22:13:20.25"), "\(first)")
-        #expect(first.contains("(device clock in UTC)") && first.contains("session 4321") && first.contains("range ±8 g"), "\(first)")
+        #expect(
+            first.hasPrefix("format cwa, device AX3 #71234, configured at 100 Hz, starting 2023-11-14T22:13:20.25"),
+            "\(first)")
+        #expect(
+            first.contains("(device clock in UTC)") && first.contains("session 4321") && first.contains("range ±8 g"),
+            "\(first)")
         #expect(first.contains("metadata Subject Code=P01; Body Location=left wrist; Notes=test file"), "\(first)")
-        #expect(events.notices.contains { $0.hasPrefix(".cwa times are the device's local clock and the file names no zone") })
+        #expect(
+            events.notices.contains {
+                $0.hasPrefix(".cwa times are the device's local clock and the file names no zone")
+            })
     }
 
     @Test(arguments: [6.25, 25, 100, 400, 1600])
@@ -27,7 +34,9 @@ import Testing
             $0.rate = rate
             $0.range = 16
             $0.seconds = 2400 / rate
-            $0.counts = { n in (x: (n * 37) % 65535 - 32767, y: 32767 - (n * 11) % 65535, z: n % 2 == 0 ? -32768 : 32767) }
+            $0.counts = { n in
+                (x: (n * 37) % 65535 - 32767, y: 32767 - (n * 11) % 65535, z: n % 2 == 0 ? -32768 : 32767)
+            }
         }
         let (samples, _) = try replayAll(try w.file())
         expectCWARows(samples, w.expectedRows(), "AX3 unpacked at \(rate) Hz")
@@ -55,7 +64,9 @@ import Testing
         }
         let (samples, events) = try replayAll(try w.file())
         expectCWARows(samples, w.expectedRows(), "drifting clock", timeTolerance: 1e-4)
-        #expect(events.notices.contains("replayed 3000 samples; sample rate from the timestamps ≈ 100.5 Hz"), "\(events.notices)")
+        #expect(
+            events.notices.contains("replayed 3000 samples; sample rate from the timestamps ≈ 100.5 Hz"),
+            "\(events.notices)")
     }
 
     /// Older firmware stamps the sample nearest a whole second: each stamp is off by up to half a
@@ -132,7 +143,9 @@ import Testing
         #expect(outcome.result.state == .finished)
         let dir = base + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: base).first))
         let manifest = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/manifest.json"))))
-        guard case .object(let m) = manifest, case .array(let inputs)? = m["inputs"], case .object(let input)? = inputs.first else {
+        guard case .object(let m) = manifest, case .array(let inputs)? = m["inputs"],
+            case .object(let input)? = inputs.first
+        else {
             Issue.record("no inputs in the manifest")
             return
         }
@@ -141,7 +154,8 @@ import Testing
         #expect(input["timeZone"] == .string("UTC") && input["nominalRate"]?.doubleValue == 100)
         #expect(input["samples"] == .int(1200))
         #expect(input["corruptBlocks"] == .int(0))
-        let log = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".jsonl") })
+        let log = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".jsonl") })
         let lines = try String(contentsOfFile: dir + "/" + log, encoding: .utf8).split(separator: "\n")
         let items = lines.compactMap { try? JSONParser.parse(Array($0.utf8)) }.filter {
             if case .object(let o) = $0 { return o["gx"] != nil } else { return false }

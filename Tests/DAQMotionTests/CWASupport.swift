@@ -38,8 +38,11 @@ extension CWAWriter {
             let g = device == .ax6 ? gyroCounts(n) : nil
             rows.append(
                 CWAExpectedRow(
-                    time: time(n) - utcOffset, x: Double(c.x) * accelScale, y: Double(c.y) * accelScale, z: Double(c.z) * accelScale,
-                    gyro: g.map { (x: Double($0.x) * gyroScale, y: Double($0.y) * gyroScale, z: Double($0.z) * gyroScale) },
+                    time: time(n) - utcOffset, x: Double(c.x) * accelScale, y: Double(c.y) * accelScale,
+                    z: Double(c.z) * accelScale,
+                    gyro: g.map {
+                        (x: Double($0.x) * gyroScale, y: Double($0.y) * gyroScale, z: Double($0.z) * gyroScale)
+                    },
                     temperature: Double(temperatureCode(n / per)) * 75 / 256 - 50, light: Double(lightCode(n / per))))
         }
         return rows
@@ -51,12 +54,15 @@ func expectCWARows(
     _ samples: [Sample], _ expected: [CWAExpectedRow], _ what: String, timeTolerance: Double = 1e-4,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    #expect(samples.count == expected.count, "\(what): \(samples.count) samples, expected \(expected.count)", sourceLocation: sourceLocation)
+    #expect(
+        samples.count == expected.count, "\(what): \(samples.count) samples, expected \(expected.count)",
+        sourceLocation: sourceLocation)
     var bad = 0
     for (s, e) in zip(samples, expected) {
         var ok =
             close(s.timestamp, e.time, timeTolerance) && close(s.number("x"), e.x) && close(s.number("y"), e.y)
-            && close(s.number("z"), e.z) && close(s.number("temperature"), e.temperature) && close(s.number("light"), e.light)
+            && close(s.number("z"), e.z) && close(s.number("temperature"), e.temperature)
+            && close(s.number("light"), e.light)
         if let g = e.gyro {
             ok = ok && close(s.number("gx"), g.x) && close(s.number("gy"), g.y) && close(s.number("gz"), g.z)
         } else {

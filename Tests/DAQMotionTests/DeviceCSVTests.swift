@@ -13,8 +13,10 @@ import Testing
             "Device Type,GENEActiv", "Device Model,1.1", "Device Unique Serial Code,012345",
             "Device Firmware Version,Ver06.17 15June2012", "Calibration Date,2012-06-19 17:05:12:000",
             "Application name & version,GENEActiv PC Software 3.2", ",", "Measurement Frequency,100 Hz",
-            "Measurement Period,168 Hours", "Start Time,2013-04-03 15:00:00:000", "Last measurement,2013-04-10 14:59:59:990",
-            "Device Location Code,left wrist", "Time Zone,GMT +01:00", ",", "Subject Code,P01", "Date of Birth,1980-01-01",
+            "Measurement Period,168 Hours", "Start Time,2013-04-03 15:00:00:000",
+            "Last measurement,2013-04-10 14:59:59:990",
+            "Device Location Code,left wrist", "Time Zone,GMT +01:00", ",", "Subject Code,P01",
+            "Date of Birth,1980-01-01",
             "Sex,female", "Height,170", "Weight,60", "Handedness Code,right", ",", "x gain,25548", "x offset,574",
             "y gain,25556", "y offset,-436", "z gain,25406", "z offset,1168", "Volts,300", "Lux,800", ",",
             "Number of Pages,2016", "Accelerometer Units,g", "Light Meter Units,lux", "Temperature Sensor Units,deg. C",
@@ -46,7 +48,9 @@ import Testing
     }
 
     @Test func geneactivCSVBadRowNamesItsLine() throws {
-        let path = recording("export.csv", Self.geneactivCSV(rows: ["2013-04-03 15:00:00:000,0,0,1,0,0,20", "2013-04-03 15:00:00:010,0,abc,1,0,0,20"]))
+        let path = recording(
+            "export.csv",
+            Self.geneactivCSV(rows: ["2013-04-03 15:00:00:000,0,0,1,0,0,20", "2013-04-03 15:00:00:010,0,abc,1,0,0,20"]))
         let (samples, error) = replayUntilFailure(try replay(path))
         #expect(samples.count == 1)
         #expect("\(try #require(error))" == "\(path):102: y is not a number: 'abc'")
@@ -67,13 +71,14 @@ import Testing
         """
 
     @Test func actilifeRawWithTimestamps() throws {
-        let text = Self.actilifePreamble + """
-            Timestamp,Accelerometer X,Accelerometer Y,Accelerometer Z
-            18/5/2015 09:30:00.000,0.012,-0.023,0.996
-            18/5/2015 09:30:00.033,0.015,-0.020,0.992
-            18/5/2015 09:30:00.067,0.009,-0.026,1.002
+        let text =
+            Self.actilifePreamble + """
+                Timestamp,Accelerometer X,Accelerometer Y,Accelerometer Z
+                18/5/2015 09:30:00.000,0.012,-0.023,0.996
+                18/5/2015 09:30:00.033,0.015,-0.020,0.992
+                18/5/2015 09:30:00.067,0.009,-0.026,1.002
 
-            """
+                """
         let (samples, events) = try replayAll(recording("actilife.csv", text), "time_zone: Europe/Paris")
         #expect(samples.map { $0.number("y") } == [-0.023, -0.020, -0.026])
         // 09:30 in Paris in May (CEST) is 07:30 UTC.
@@ -86,21 +91,30 @@ import Testing
     }
 
     @Test func actilifeRawWithoutTimestampsCountsFromTheStart() throws {
-        let text = Self.actilifePreamble + "Accelerometer X,Accelerometer Y,Accelerometer Z\n0.1,0.2,0.9\n0.2,0.3,1.0\n0.3,0.4,1.1\n"
+        let text =
+            Self.actilifePreamble
+            + "Accelerometer X,Accelerometer Y,Accelerometer Z\n0.1,0.2,0.9\n0.2,0.3,1.0\n0.3,0.4,1.1\n"
         let (samples, events) = try replayAll(recording("actilife.csv", text))
         let start = Double(LocalDays.from(2015, 5, 18) * 86_400 + 9 * 3600 + 1800)
-        #expect(zip(samples.map(\.timestamp), [start, start + 1.0 / 30, start + 2.0 / 30]).allSatisfy { close($0, $1, 1e-6) })
+        #expect(
+            zip(samples.map(\.timestamp), [start, start + 1.0 / 30, start + 2.0 / 30]).allSatisfy {
+                close($0, $1, 1e-6)
+            })
         #expect(samples.map { $0.number("x") } == [0.1, 0.2, 0.3])
-        #expect(events.notices.contains("ActiLife exports carry no time zone: times are read as UTC; set time_zone to say where the device was"))
+        #expect(
+            events.notices.contains(
+                "ActiLife exports carry no time zone: times are read as UTC; set time_zone to say where the device was")
+        )
     }
 
     @Test func actilifeEpochExportIsReadAsCounts() throws {
-        let text = Self.actilifePreamble.replacingOccurrences(of: "(hh:mm:ss) 00:00:00", with: "(hh:mm:ss) 00:01:00") + """
-            Date,Time,Axis1,Axis2,Axis3,Steps,Lux,Inclinometer Off,Inclinometer Standing,Inclinometer Sitting,Inclinometer Lying,Vector Magnitude
-            18/5/2015,09:30:00,120,45,300,12,5,0,60,0,0,326.24
-            18/5/2015,09:31:00,0,0,0,0,3,0,0,60,0,0
+        let text =
+            Self.actilifePreamble.replacingOccurrences(of: "(hh:mm:ss) 00:00:00", with: "(hh:mm:ss) 00:01:00") + """
+                Date,Time,Axis1,Axis2,Axis3,Steps,Lux,Inclinometer Off,Inclinometer Standing,Inclinometer Sitting,Inclinometer Lying,Vector Magnitude
+                18/5/2015,09:30:00,120,45,300,12,5,0,60,0,0,326.24
+                18/5/2015,09:31:00,0,0,0,0,3,0,0,60,0,0
 
-            """
+                """
         let (samples, events) = try replayAll(recording("epoch.csv", text))
         #expect(samples.map { $0.number("x") } == [120, 0])
         #expect(samples.map { $0.number("z") } == [300, 0])
@@ -113,10 +127,12 @@ import Testing
     }
 
     @Test func actilifeExportReadAsGENEActivSaysWhatItIs() throws {
-        let path = recording("a.csv", Self.actilifePreamble + "Accelerometer X,Accelerometer Y,Accelerometer Z\n0,0,1\n")
+        let path = recording(
+            "a.csv", Self.actilifePreamble + "Accelerometer X,Accelerometer Y,Accelerometer Z\n0,0,1\n")
         #expect(
             failure(path, "format: geneactiv-csv")
-                == "\(path):1: not a GENEActiv CSV export: it should start with 'Device Type,GENEActiv', but it looks like an ActiLife CSV export")
+                == "\(path):1: not a GENEActiv CSV export: it should start with 'Device Type,GENEActiv', but it looks like an ActiLife CSV export"
+        )
     }
 
     static let phyphox = """
@@ -144,7 +160,8 @@ import Testing
     }
 
     @Test func columnsNameQuotedHeaders() throws {
-        let config = "columns: {time: \"Time (s)\", x: \"Acceleration y (m/s^2)\", y: \"Acceleration x (m/s^2)\", z: \"Acceleration z (m/s^2)\"}"
+        let config =
+            "columns: {time: \"Time (s)\", x: \"Acceleration y (m/s^2)\", y: \"Acceleration x (m/s^2)\", z: \"Acceleration z (m/s^2)\"}"
         let (samples, _) = try replayAll(recording("Raw Data.csv", Self.phyphox), config)
         #expect(samples.map { $0.number("x") } == [-0.2159667015, -0.2183618546])
     }
@@ -155,7 +172,10 @@ import Testing
             _ = try replay(path, "units: g")
             Issue.record("units: g was accepted")
         } catch {
-            #expect("\(error)" == "\(path):1: units: g needs the unit the axes are recorded in, and the header names none (such as 'x (m/s^2)')")
+            #expect(
+                "\(error)"
+                    == "\(path):1: units: g needs the unit the axes are recorded in, and the header names none (such as 'x (m/s^2)')"
+            )
         }
     }
 

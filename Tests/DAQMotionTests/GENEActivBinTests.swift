@@ -86,7 +86,9 @@ func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 1
         let path = try write(w, pages: 3)
         let (samples, events) = try replayAll(path, "on_bad_row: skip")
         #expect(samples.count == 600)
-        #expect(samples[300].number("x") == calibrated(variedSample(600).x, gain: w.calibration.xGain, offset: w.calibration.xOffset))
+        #expect(
+            samples[300].number("x")
+                == calibrated(variedSample(600).x, gain: w.calibration.xGain, offset: w.calibration.xOffset))
         // Page 2's data line: 59 header lines, 10 lines per page.
         #expect(events.warnings.first == "skipped \(path):79: page 2: a character that is not hex at column 6")
         #expect(events.warnings.contains("skipped 1 corrupt block(s) in all"))
@@ -99,7 +101,8 @@ func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 1
         let path = try write(w, pages: 3)
         let (samples, error) = replayUntilFailure(try replay(path))
         #expect(samples.count == 300)
-        #expect("\(try #require(error))" == "\(path):79: page 2: expected 3600 hex characters (300 samples), found 3588")
+        #expect(
+            "\(try #require(error))" == "\(path):79: page 2: expected 3600 hex characters (300 samples), found 3588")
     }
 
     @Test func aMissingDataLineIsOnePageNotTwo() throws {
@@ -108,7 +111,9 @@ func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 1
         let path = try write(w, pages: 2)
         let (samples, events) = try replayAll(path, "on_bad_row: skip")
         #expect(samples.count == 300)
-        #expect(events.warnings.first == "skipped \(path):60: page 1: it has no data line (the next page starts on line 69)")
+        #expect(
+            events.warnings.first == "skipped \(path):60: page 1: it has no data line (the next page starts on line 69)"
+        )
     }
 
     @Test func aFileCutInsideAPageKeepsThePagesBeforeIt() throws {
@@ -118,7 +123,8 @@ func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 1
         let (samples, error) = replayUntilFailure(try replay(path))
         #expect(samples.count == 600)
         #expect(
-            "\(try #require(error))" == "\(path):89: page 3: expected 3600 hex characters (300 samples), found 2601 (the file is cut short)")
+            "\(try #require(error))"
+                == "\(path):89: page 3: expected 3600 hex characters (300 samples), found 2601 (the file is cut short)")
     }
 
     @Test func aFileCutBetweenPagesIsToldByThePageCount() throws {
@@ -127,15 +133,23 @@ func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 1
         let path = try write(w, pages: 3)
         let (samples, error) = replayUntilFailure(try replay(path))
         #expect(samples.count == 900)
-        #expect("\(try #require(error))" == "\(path):89: the header states 5 pages, but the file ends after page 3 (it is cut short)")
+        #expect(
+            "\(try #require(error))"
+                == "\(path):89: the header states 5 pages, but the file ends after page 3 (it is cut short)")
     }
 
     @Test func anotherFormatReadAsGENEActivSaysWhatItLooksLike() throws {
         let csv = recording("r.bin", "t,x,y,z\n0,1,1,1\n")
-        #expect(failure(csv, "format: geneactiv") == "\(csv):1: not a GENEActiv .bin file: it should start with 'Device Identity', but it starts with 't,x,y,z'")
+        #expect(
+            failure(csv, "format: geneactiv")
+                == "\(csv):1: not a GENEActiv .bin file: it should start with 'Device Identity', but it starts with 't,x,y,z'"
+        )
         let cwa = tempDirectory() + "/r.bin"
         FileManager.default.createFile(atPath: cwa, contents: Data([0x4D, 0x44, 0xFC, 0x03, 0x00, 0x0A, 0x00, 0x01]))
-        #expect(failure(cwa, "format: geneactiv") == "\(cwa):1: not a GENEActiv .bin file: it should start with 'Device Identity', but it looks like an Axivity .cwa file (it starts with 'MD')")
+        #expect(
+            failure(cwa, "format: geneactiv")
+                == "\(cwa):1: not a GENEActiv .bin file: it should start with 'Device Identity', but it looks like an Axivity .cwa file (it starts with 'MD')"
+        )
     }
 
     func failure(_ path: String, _ extra: String) -> String {

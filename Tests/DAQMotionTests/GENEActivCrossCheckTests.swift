@@ -34,7 +34,8 @@ import Testing
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         try #require(p.terminationStatus == 0, "actfast failed (scripts/test.sh installs it): \(message)")
-        guard case .object(let o) = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))) else {
+        guard case .object(let o) = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
+        else {
             throw CocoaError(.fileReadCorruptFile)
         }
         return o
@@ -63,20 +64,28 @@ import Testing
         let theirs = try actfast(path)
         let times = doubles(theirs["time"])
         try #require(times.count == samples.count && samples.count == 12_000)
-        let (x, y, z, light) = (doubles(theirs["x"]), doubles(theirs["y"]), doubles(theirs["z"]), doubles(theirs["light"]))
+        let (x, y, z, light) = (
+            doubles(theirs["x"]), doubles(theirs["y"]), doubles(theirs["z"]), doubles(theirs["light"])
+        )
         var worst = (value: 0.0, time: 0.0)
         for (i, s) in samples.enumerated() {
-            worst.value = max(worst.value, abs(s.number("x") - x[i]), abs(s.number("y") - y[i]), abs(s.number("z") - z[i]))
+            worst.value = max(
+                worst.value, abs(s.number("x") - x[i]), abs(s.number("y") - y[i]), abs(s.number("z") - z[i]))
             worst.time = max(worst.time, abs(s.timestamp + Double(offset) - times[i] / 1e9))
             #expect(abs(s.number("light") - light[i]) < 1e-3, "light of sample \(i)")
         }
         #expect(worst.value < 1e-6, "largest difference in g: \(worst.value)")
         #expect(worst.time < 0.001, "largest difference in time: \(worst.time) s")
-        guard case .array(let buttons)? = theirs["button"] else { Issue.record("no buttons"); return }
+        guard case .array(let buttons)? = theirs["button"] else {
+            Issue.record("no buttons")
+            return
+        }
         #expect(buttons.map { $0 == .bool(true) ? 1.0 : 0.0 } == samples.map { $0.number("button") })
         let temperatures = doubles(theirs["temperature"])
         #expect(temperatures.count == 40)
-        for (page, t) in temperatures.enumerated() { #expect(abs(samples[page * 300].number("temperature") - t) < 1e-4) }
+        for (page, t) in temperatures.enumerated() {
+            #expect(abs(samples[page * 300].number("temperature") - t) < 1e-4)
+        }
     }
 
     /// A file typed from the layout, not made by the writer: two sample patterns whose values are
@@ -87,12 +96,23 @@ import Testing
         // x = 0, y = 0xFFF = −1, z = 0x800 = −2048; then 0xFFF: light 1023, button on, reserved set.
         let b = "000FFF800FFF"
         let hex = String(repeating: a + b, count: 150)
-        var lines = ["Device Identity", "Device Unique Serial Code:000042", "Device Type:GENEActiv", "Device Model:1.1", ""]
+        var lines = [
+            "Device Identity", "Device Unique Serial Code:000042", "Device Type:GENEActiv", "Device Model:1.1", "",
+        ]
         lines += ["Configuration Info", "Measurement Frequency:10 Hz", ""]
-        lines += ["Calibration Data", "x gain:25600", "x offset:100", "y gain:25600", "y offset:0", "z gain:25600", "z offset:-100"]
+        lines += [
+            "Calibration Data", "x gain:25600", "x offset:100", "y gain:25600", "y offset:0", "z gain:25600",
+            "z offset:-100",
+        ]
         lines += ["Volts:300", "Lux:800", "", "Memory Status", "Number of Pages:1", "", ""]
-        lines += ["Recorded Data", "Device Unique Serial Code:000042", "Sequence Number:0", "Page Time:2020-02-29 23:59:59:500"]
-        lines += ["Unassigned:", "Temperature:25.5", "Battery voltage:4.0", "Device Status:Recording", "Measurement Frequency:10.0", hex]
+        lines += [
+            "Recorded Data", "Device Unique Serial Code:000042", "Sequence Number:0",
+            "Page Time:2020-02-29 23:59:59:500",
+        ]
+        lines += [
+            "Unassigned:", "Temperature:25.5", "Battery voltage:4.0", "Device Status:Recording",
+            "Measurement Frequency:10.0", hex,
+        ]
         let path = recording("hand.bin", lines.joined(separator: "\r\n") + "\r\n")
         let (samples, events) = try replayAll(path)
         try #require(samples.count == 300)
@@ -109,6 +129,8 @@ import Testing
         // 2020-02-29 23:59:59.5 UTC (no zone in the header) is 1583020799.5 s; 10 Hz from there.
         #expect(samples[0].timestamp == 1_583_020_799.5)
         #expect(close(samples[299].timestamp, 1_583_020_799.5 + 29.9, 1e-9))
-        #expect(events.notices.contains("the header names no time zone: page times are read as UTC; set time_zone to say where the device was"))
+        #expect(
+            events.notices.contains(
+                "the header names no time zone: page times are read as UTC; set time_zone to say where the device was"))
     }
 }

@@ -24,7 +24,8 @@ import Testing
         let path = try GT3XWriter.with { $0.layout = .nhanes }.file()
         #expect(
             failure(path).message
-                == "\(path): an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife")
+                == "\(path): an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife"
+        )
     }
 
     @Test func aZipWithoutLogBin() throws {
@@ -51,7 +52,9 @@ import Testing
         let (samples, message) = failure(path)
         #expect(samples.count > 20_000 && samples.count < 40_000, "\(samples.count)")
         expectRows(samples, Array(w.expectedRows().prefix(samples.count)), "before the cut")
-        #expect(message.hasPrefix("\(path): the file is cut short: it ends at byte \(size / 2) inside log.bin, after "), "\(message)")
+        #expect(
+            message.hasPrefix("\(path): the file is cut short: it ends at byte \(size / 2) inside log.bin, after "),
+            "\(message)")
         #expect(message.hasSuffix(" of log.bin)"), "\(message)")
     }
 
@@ -66,7 +69,9 @@ import Testing
         let (samples, message) = failure(path)
         #expect(samples.count > 10_000, "\(samples.count)")
         expectRows(samples, Array(w.expectedRows().prefix(samples.count)), "before the cut")
-        #expect(message.hasPrefix("\(path): the file is cut short: it ends at byte \(size * 3 / 4) inside log.bin"), "\(message)")
+        #expect(
+            message.hasPrefix("\(path): the file is cut short: it ends at byte \(size * 3 / 4) inside log.bin"),
+            "\(message)")
     }
 
     /// Deflate level 0 writes stored blocks, each headed by its length and the length's
@@ -90,7 +95,9 @@ import Testing
         #expect(samples.count > 0 && samples.count < firstLength / 6, "\(samples.count)")
         expectRows(samples, Array(w.expectedRows().prefix(samples.count)), "before the bad block")
         #expect(
-            message.hasPrefix("\(path): bad deflate data in log.bin at byte \(second + 5) (after \(firstLength) bytes of content): invalid stored block lengths"),
+            message.hasPrefix(
+                "\(path): bad deflate data in log.bin at byte \(second + 5) (after \(firstLength) bytes of content): invalid stored block lengths"
+            ),
             "\(message)")
     }
 
@@ -128,7 +135,8 @@ import Testing
 
     func find(_ haystack: [UInt8], _ needle: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
+        for i in 0...(haystack.count - needle.count)
+        where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
             return i
         }
         return nil

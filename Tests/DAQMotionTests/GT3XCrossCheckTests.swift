@@ -30,16 +30,24 @@ import Testing
         """
 
     /// `ours` (UTC) against a Python reader's rows (device local time, `offset` ahead of UTC).
-    func compare(_ ours: [Sample], _ theirs: [(time: Double, x: Double, y: Double, z: Double, flag: Bool)], offset: Double, flags: Bool, _ what: String) {
+    func compare(
+        _ ours: [Sample], _ theirs: [(time: Double, x: Double, y: Double, z: Double, flag: Bool)], offset: Double,
+        flags: Bool, _ what: String
+    ) {
         #expect(ours.count == theirs.count, "\(what): \(ours.count) samples here, \(theirs.count) there")
         var bad = 0
         for (s, r) in zip(ours, theirs) {
             let ok =
-                close(s.timestamp + offset, r.time, 1e-3) && close(s.number("x"), r.x, 1e-6) && close(s.number("y"), r.y, 1e-6)
+                close(s.timestamp + offset, r.time, 1e-3) && close(s.number("x"), r.x, 1e-6)
+                && close(s.number("y"), r.y, 1e-6)
                 && close(s.number("z"), r.z, 1e-6) && (!flags || (s["idle"] == .bool(true)) == r.flag)
             if !ok {
                 bad += 1
-                if bad <= 3 { Issue.record("\(what): here t=\(s.timestamp + offset) (\(s.number("x")), \(s.number("y")), \(s.number("z"))) idle=\(s["idle"] == .bool(true)); there \(r)") }
+                if bad <= 3 {
+                    Issue.record(
+                        "\(what): here t=\(s.timestamp + offset) (\(s.number("x")), \(s.number("y")), \(s.number("z"))) idle=\(s["idle"] == .bool(true)); there \(r)"
+                    )
+                }
             }
         }
         #expect(bad == 0, "\(what): \(bad) samples differ")
@@ -66,7 +74,9 @@ import Testing
 
         // actfast checks no checksum (it keeps the corrupt record, whose samples are intact here)
         // and fills nothing: compared on the measured seconds both give.
-        let theirs = parseRows(try python(Self.actfast, [path])).filter { !w.corrupt.contains(Int(($0.time - offset).rounded(.down)) - w.start) }
+        let theirs = parseRows(try python(Self.actfast, [path])).filter {
+            !w.corrupt.contains(Int(($0.time - offset).rounded(.down)) - w.start)
+        }
         compare(ours.filter { $0["idle"] != .bool(true) }, theirs, offset: offset, flags: false, "actfast")
     }
 
@@ -84,7 +94,8 @@ import Testing
         // actfast 1.3.0 reads ACTIVITY records only; it is compared here once it reads ACTIVITY2 too.
         let theirs = parseRows(try python(Self.actfast, [path]))
         if !theirs.isEmpty {
-            compare(ours.filter { $0["idle"] != .bool(true) }, theirs, offset: Double(w.utcOffset), flags: false, "actfast")
+            compare(
+                ours.filter { $0["idle"] != .bool(true) }, theirs, offset: Double(w.utcOffset), flags: false, "actfast")
         }
     }
 
@@ -140,7 +151,10 @@ import Testing
     /// The byte examples of the specification's ACTIVITY and ACTIVITY2 pages, framed by hand.
     @Test func theSpecificationsOwnExamplesDecodeToItsValues() throws {
         func record(_ type: UInt8, _ ts: UInt32, _ payload: [UInt8]) -> [UInt8] {
-            var r: [UInt8] = [0x1E, type, UInt8(ts & 0xFF), UInt8(ts >> 8 & 0xFF), UInt8(ts >> 16 & 0xFF), UInt8(ts >> 24), UInt8(payload.count & 0xFF), UInt8(payload.count >> 8)]
+            var r: [UInt8] = [
+                0x1E, type, UInt8(ts & 0xFF), UInt8(ts >> 8 & 0xFF), UInt8(ts >> 16 & 0xFF), UInt8(ts >> 24),
+                UInt8(payload.count & 0xFF), UInt8(payload.count >> 8),
+            ]
             r += payload
             r.append(~r.reduce(0, ^))
             return r
@@ -168,11 +182,14 @@ import Testing
         #expect(s1.map(\.timestamp) == times1)
 
         // ACTIVITY2 with the PARAMETERS example's ACCEL_SCALE (256) and SAMPLE_RATE (30) pairs.
-        let parameters: [UInt8] = [0x00, 0x00, 0x37, 0x00, 0x00, 0x00, 0x40, 0x09, 0x01, 0x00, 0x0A, 0x00, 0x1E, 0x00, 0x00, 0x00]
+        let parameters: [UInt8] = [
+            0x00, 0x00, 0x37, 0x00, 0x00, 0x00, 0x40, 0x09, 0x01, 0x00, 0x0A, 0x00, 0x1E, 0x00, 0x00, 0x00,
+        ]
         let b = try zip(
             "Serial Number: CLE2B12345678\r\nSample Rate: 30\r\nTimeZone: 00:00:00\r\n",
             // Stray zero bytes between records are allowed by the specification.
-            record(0x15, ts, parameters) + [0, 0, 0] + record(0x1A, ts, [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x00, 0xCC, 0xFF, 0x42, 0x01]))
+            record(0x15, ts, parameters) + [0, 0, 0]
+                + record(0x1A, ts, [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x00, 0xCC, 0xFF, 0x42, 0x01]))
         let (s2, e2) = try replayAll(b)
         let expected2: [[Double]] = [[0, 0, 0], [48.0 / 256, -52.0 / 256, 322.0 / 256]]
         #expect(s2.map { [$0.number("x"), $0.number("y"), $0.number("z")] } == expected2)

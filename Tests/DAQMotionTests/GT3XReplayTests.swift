@@ -15,7 +15,10 @@ import Testing
         let (samples, events) = try replayAll(path)
         expectRows(samples, w.expectedRows(), "ACTIVITY2")
         let first = try #require(events.notices.first)
-        #expect(first.hasPrefix("format gt3x, device wGT3XBT #MOS2E12345678, configured at 30 Hz, starting 2023-11-14T23:13:20.000+01:00"), "\(first)")
+        #expect(
+            first.hasPrefix(
+                "format gt3x, device wGT3XBT #MOS2E12345678, configured at 30 Hz, starting 2023-11-14T23:13:20.000+01:00"
+            ), "\(first)")
         #expect(first.contains("(device clock in +01:00)"), "\(first)")
         #expect(first.contains("firmware 1.9.2"), "\(first)")
         #expect(events.notices.contains("256 counts per g, from the PARAMETERS record"), "\(events.notices)")
@@ -65,14 +68,18 @@ import Testing
         let (samples, events) = try replayAll(path)
         expectRows(samples, w.expectedRows(), "idle sleep")
         #expect(samples.filter { $0["idle"] == .bool(true) }.count == 6 * 30)
-        #expect(events.notices.contains("2 idle-sleep span(s) filled with the last sample (idle: true), 6 s in all"), "\(events.notices)")
+        #expect(
+            events.notices.contains("2 idle-sleep span(s) filled with the last sample (idle: true), 6 s in all"),
+            "\(events.notices)")
     }
 
     @Test func lostSecondsAreFilledLikeIdleSleep() throws {
         let w = GT3XWriter.with { $0.missing = [4, 5] }
         let (samples, events) = try replayAll(try w.file())
         expectRows(samples, w.expectedRows(), "lost seconds")
-        #expect(events.notices.contains("1 idle-sleep span(s) filled with the last sample (idle: true), 2 s in all"), "\(events.notices)")
+        #expect(
+            events.notices.contains("1 idle-sleep span(s) filled with the last sample (idle: true), 2 s in all"),
+            "\(events.notices)")
     }
 
     @Test func aCorruptRecordIsReportedSkippedAndLeavesAGap() throws {
@@ -108,7 +115,10 @@ import Testing
             expectRows(samples, w.expectedRows(), "Europe/Berlin at \(start)")
             #expect(events.notices.first?.contains("(device clock in Europe/Berlin)") == true)
         }
-        let plain = GT3XWriter.with { $0.writesTimeZone = false; $0.utcOffset = 0 }
+        let plain = GT3XWriter.with {
+            $0.writesTimeZone = false
+            $0.utcOffset = 0
+        }
         let (_, events) = try replayAll(try plain.file())
         #expect(events.notices.contains { $0.hasPrefix("info.txt names no time zone") })
     }
@@ -154,7 +164,9 @@ import Testing
         #expect(outcome.result.state == .finished)
         let dir = base + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: base).first))
         let manifest = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/manifest.json"))))
-        guard case .object(let m) = manifest, case .array(let inputs)? = m["inputs"], case .object(let input)? = inputs.first else {
+        guard case .object(let m) = manifest, case .array(let inputs)? = m["inputs"],
+            case .object(let input)? = inputs.first
+        else {
             Issue.record("no inputs in the manifest")
             return
         }
@@ -199,8 +211,10 @@ import Testing
         let outcome = try PipelineHarness.run(yaml: yaml, plugins: MotionPlugins.all + SampleLoggerPlugins.all)
         #expect(outcome.result.state == .finished)
         let dir = base + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: base).first))
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("accel.") })
-        let lines = try String(contentsOfFile: dir + "/" + file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let file = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("accel.") })
+        let lines = try String(contentsOfFile: dir + "/" + file, encoding: .utf8).split(separator: "\n").map(
+            String.init)
         // Data rows, not the run's start and end markers (which carry no axes).
         let rows = (logger == "logger.csv" ? Array(lines.dropFirst()) : lines).filter {
             logger == "logger.csv" ? !$0.hasSuffix(",,,") : $0.contains("\"x\":")

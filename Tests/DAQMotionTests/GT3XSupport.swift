@@ -50,7 +50,8 @@ extension GT3XWriter {
                 }
             } else if fill, let l = last {
                 for i in 0..<rate {
-                    rows.append(ExpectedRow(time: base + Double(i) / Double(rate), x: l.x, y: l.y, z: l.z, filled: true))
+                    rows.append(
+                        ExpectedRow(time: base + Double(i) / Double(rate), x: l.x, y: l.y, z: l.z, filled: true))
                 }
             }
         }
@@ -59,8 +60,12 @@ extension GT3XWriter {
 }
 
 /// Checks `samples` against `expected`: times to 1 ms, values to 1e-6 g, the idle flag exactly.
-func expectRows(_ samples: [Sample], _ expected: [ExpectedRow], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(samples.count == expected.count, "\(what): \(samples.count) samples, expected \(expected.count)", sourceLocation: sourceLocation)
+func expectRows(
+    _ samples: [Sample], _ expected: [ExpectedRow], _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(
+        samples.count == expected.count, "\(what): \(samples.count) samples, expected \(expected.count)",
+        sourceLocation: sourceLocation)
     var bad = 0
     for (s, e) in zip(samples, expected) {
         let idle = s["idle"] == .bool(true)
@@ -83,7 +88,8 @@ func expectRows(_ samples: [Sample], _ expected: [ExpectedRow], _ what: String, 
 /// Output and errors go through files, so a chatty reader cannot block on a full pipe.
 func python(_ script: String, _ args: [String]) throws -> String {
     let dir = tempDirectory()
-    let outPath = dir + "/out.txt", errPath = dir + "/err.txt"
+    let outPath = dir + "/out.txt"
+    let errPath = dir + "/err.txt"
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     let p = Process()
@@ -102,7 +108,8 @@ func python(_ script: String, _ args: [String]) throws -> String {
 func parseRows(_ text: String) -> [(time: Double, x: Double, y: Double, z: Double, flag: Bool)] {
     text.split(separator: "\n").compactMap { line in
         let c = line.split(separator: ",")
-        guard c.count == 5, let t = Double(c[0]), let x = Double(c[1]), let y = Double(c[2]), let z = Double(c[3]) else { return nil }
+        guard c.count == 5, let t = Double(c[0]), let x = Double(c[1]), let y = Double(c[2]), let z = Double(c[3])
+        else { return nil }
         return (t, x, y, z, c[4] == "1")
     }
 }

@@ -46,12 +46,15 @@ import Testing
         let path = recording("noaxes.csv", "time,a,b,c\n0,1,2,3\n")
         #expect(
             startFailure(path)
-                == "\(path):2: no header with time, x, y and z columns; name them with columns: {time: …, x: …, y: …, z: …}")
+                == "\(path):2: no header with time, x, y and z columns; name them with columns: {time: …, x: …, y: …, z: …}"
+        )
     }
 
     @Test func headerWithoutAxesWhenSkipLinesSaysWhere() {
         let path = recording("noaxes.csv", "meta\ntime,a,b,c\n0,1,2,3\n")
-        #expect(startFailure(path, "skip_lines: 1").hasPrefix("\(path):2: expected a header naming the time, x, y and z columns, found 'time,a,b,c'"))
+        #expect(
+            startFailure(path, "skip_lines: 1").hasPrefix(
+                "\(path):2: expected a header naming the time, x, y and z columns, found 'time,a,b,c'"))
     }
 
     @Test func nonNumericCell() {
@@ -61,7 +64,8 @@ import Testing
 
     @Test func truncatedLastLine() {
         let path = recording("cut.csv", "t,x,y,z\n0,1,1,1\n0.1,1,1,1\n0.2,1,")
-        #expect(startFailure(path) == "\(path):4: expected 4 cells as in the header, found 3 (the last line is cut off)")
+        #expect(
+            startFailure(path) == "\(path):4: expected 4 cells as in the header, found 3 (the last line is cut off)")
     }
 
     @Test func truncatedLastLineWithAllCellsIsKept() throws {
@@ -82,6 +86,7 @@ import Testing
 
     @Test func badJSONRootNamesTheFormat() {
         let path = recording("notalog.json", "\"just a string\"\n")
-        #expect(startFailure(path) == "\(path):1: expected a SageResearch log: an object with 'items' or a list of items")
+        #expect(
+            startFailure(path) == "\(path):1: expected a SageResearch log: an object with 'items' or a list of items")
     }
 }

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct ReplayCSVTests {
     @Test func columnsFoundByNameAndExtraColumnsKept() throws {
-        let path = recording("walk.csv", "timestamp,x,y,z,temp,label\n100.00,1,2,3,20.5,\"a,b\"\n100.01,4,5,6,21,c\n100.02,7,8,9,,d\n")
+        let path = recording(
+            "walk.csv", "timestamp,x,y,z,temp,label\n100.00,1,2,3,20.5,\"a,b\"\n100.01,4,5,6,21,c\n100.02,7,8,9,,d\n")
         let (samples, events) = try replayAll(path)
         try #require(samples.count == 3)
         #expect(samples.map { $0.number("x") } == [1, 4, 7])
@@ -46,7 +47,8 @@ import Testing
 
     @Test func skipLinesAndTabsConfigured() throws {
         let text = "# exported\n# t\tx\ty\tz\nt\tx\ty\tz\n1\t1\t2\t3\n2\t4\t5\t6\n"
-        let (samples, events) = try replayAll(recording("tabs.tsv", text), "skip_lines: 2\ndelimiter: \"\\t\"\ntime_unit: s")
+        let (samples, events) = try replayAll(
+            recording("tabs.tsv", text), "skip_lines: 2\ndelimiter: \"\\t\"\ntime_unit: s")
         #expect(samples.map { $0.number("x") } == [1, 4])
         #expect(samples.map(\.uptime) == [0, 1])
         #expect(events.notices.contains("cells are delimited by tabs"))
@@ -59,7 +61,8 @@ import Testing
     }
 
     @Test func millisecondsSince1970Detected() throws {
-        let (samples, events) = try replayAll(recording("epoch.csv", "t,x,y,z\n1700000000000,1,1,1\n1700000000010,1,1,1\n"))
+        let (samples, events) = try replayAll(
+            recording("epoch.csv", "t,x,y,z\n1700000000000,1,1,1\n1700000000010,1,1,1\n"))
         #expect(samples.map(\.timestamp) == [1_700_000_000, 1_700_000_000.01])
         #expect(events.notices.contains { $0.contains("milliseconds since 1970") })
     }
@@ -76,7 +79,8 @@ import Testing
     }
 
     @Test func isoDateTimesWithOffsets() throws {
-        let text = "timestamp,x,y,z\n2024-03-01T12:00:00.000Z,1,1,1\n2024-03-01T13:00:00.010+01:00,1,1,1\n2024-03-01 12:00:00.020Z,1,1,1\n"
+        let text =
+            "timestamp,x,y,z\n2024-03-01T12:00:00.000Z,1,1,1\n2024-03-01T13:00:00.010+01:00,1,1,1\n2024-03-01 12:00:00.020Z,1,1,1\n"
         let (samples, events) = try replayAll(recording("iso.csv", text))
         try #require(samples.count == 3)
         #expect(samples[0].timestamp == 1_709_294_400)
@@ -87,7 +91,8 @@ import Testing
     @Test func patternedDateTimesInTheConfiguredZone() throws {
         let text = "time,x,y,z\n01.03.2024 13:00:00.000,1,1,1\n01.03.2024 13:00:00.500,1,1,1\n"
         let (samples, _) = try replayAll(
-            recording("berlin.csv", text), "time_unit: datetime\ntime_format: dd.MM.yyyy HH:mm:ss.SSS\ntime_zone: Europe/Berlin")
+            recording("berlin.csv", text),
+            "time_unit: datetime\ntime_format: dd.MM.yyyy HH:mm:ss.SSS\ntime_zone: Europe/Berlin")
         #expect(samples.map(\.timestamp) == [1_709_294_400, 1_709_294_400.5])
     }
 
@@ -118,7 +123,9 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("recordings/walk.csv").path
         let (samples, events) = try replayAll(walk)
         #expect(samples.count == 6000)
-        #expect(events.notices.contains("replayed 6000 samples; sample rate from the timestamps ≈ 100 Hz"), "\(events.notices)")
+        #expect(
+            events.notices.contains("replayed 6000 samples; sample rate from the timestamps ≈ 100 Hz"),
+            "\(events.notices)")
     }
 
     @Test func jitterAroundTheRateDoesNotMoveIt() throws {
@@ -130,6 +137,7 @@ import Testing
             t += 0.02 + (i % 2 == 0 ? 0.002 : -0.002) + (i == 100 ? 0.5 : 0)
         }
         let (_, events) = try replayAll(recording("jitter.csv", rows.joined(separator: "\n") + "\n"))
-        #expect(events.notices.contains { $0.hasSuffix("sample rate from the timestamps ≈ 50 Hz") }, "\(events.notices)")
+        #expect(
+            events.notices.contains { $0.hasSuffix("sample rate from the timestamps ≈ 50 Hz") }, "\(events.notices)")
     }
 }

@@ -130,7 +130,9 @@ enum Walk {
         }
         #expect(input["complete"] == .bool(false))
         // The run's status says it did not finish cleanly.
-        #expect(m["status"] == .string("finished") && m["errors"] == .int(1), "\(m["status"] ?? .null) \(m["errors"] ?? .null)")
+        #expect(
+            m["status"] == .string("finished") && m["errors"] == .int(1),
+            "\(m["status"] ?? .null) \(m["errors"] ?? .null)")
         #expect(input["damage"]?.stringValue?.contains("the gzip data ends early") == true, "\(input)")
         guard case .array(let notes)? = m["notes"] else {
             Issue.record("no notes")

@@ -34,7 +34,10 @@ import Testing
     @Test func sageResearchLogWithMarkersInOrder() throws {
         let (samples, _) = try replayAll(recording("accel.json", Self.sageLog))
         #expect(samples.map(\.kind) == [.marker, .data, .data, .data, .marker])
-        #expect(samples.map(\.stepPath) == ["walk/outbound", "walk/outbound", "walk/outbound", "walk/outbound", "walk/return"])
+        #expect(
+            samples.map(\.stepPath) == [
+                "walk/outbound", "walk/outbound", "walk/outbound", "walk/outbound", "walk/return",
+            ])
         #expect(samples[0]["x"] == .null && samples[1].number("x") == 0.1)
         // startDate plus the item's relative time.
         #expect(samples[1].timestamp == 1_709_294_400 && samples[3].timestamp == 1_709_294_400.02)

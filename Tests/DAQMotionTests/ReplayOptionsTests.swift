@@ -31,10 +31,11 @@ func tenHertz(_ rows: Int) -> String {
         let path = recording("bad.csv", text)
         let (samples, events) = try replayAll(path, "on_bad_row: skip")
         #expect(samples.map { $0.number("x") } == [1, 3, 5])
-        #expect(events.warnings == [
-            "skipped \(path):3: x is not a number: 'abc'",
-            "skipped \(path):5: expected 4 cells as in the header, found 3",
-        ])
+        #expect(
+            events.warnings == [
+                "skipped \(path):3: x is not a number: 'abc'",
+                "skipped \(path):5: expected 4 cells as in the header, found 3",
+            ])
     }
 
     @Test func manyBadRowsAreListedUpToALimitThenCounted() throws {
@@ -75,7 +76,8 @@ func tenHertz(_ rows: Int) -> String {
         #expect(issue("skip_lines: -1") == "skip_lines: must be 0 or more")
         #expect(issue("time_zone: Mars/Olympus") == "time_zone: unknown time zone 'Mars/Olympus'")
         #expect(issue("start: 5 s\nend: 2 s") == "end: must be after start")
-        #expect(issue("time_unit: ms\ntime_format: yyyy") == "time_format: a date-time pattern needs time_unit: datetime")
+        #expect(
+            issue("time_unit: ms\ntime_format: yyyy") == "time_format: a date-time pattern needs time_unit: datetime")
         #expect(issue("time_unit: datetime") == nil)
     }
 }

@@ -29,7 +29,10 @@ import Testing
         let dirs = try FileManager.default.contentsOfDirectory(atPath: base)
         let dir = base + "/" + (try #require(dirs.first))
         let manifest = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/manifest.json"))))
-        guard case .object(let m) = manifest else { Issue.record("manifest is not an object"); return }
+        guard case .object(let m) = manifest else {
+            Issue.record("manifest is not an object")
+            return
+        }
         #expect(m["status"] == .string("failed") && m["failure"] == .string(failure))
 
         // Read the log back through the same replay source: every row before the bad one, in

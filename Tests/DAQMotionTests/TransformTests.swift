@@ -17,7 +17,8 @@ func xyz(_ t: Double, _ x: Double, _ y: Double, _ z: Double) -> Sample {
 
     @Test func markersAndMissingAxesGiveNull() throws {
         let h = try TransformHarness(MagnitudeTransform.self, config: "x: ax\ny: ay\nz: az\noutput: m")
-        let marker = Sample(uptime: 0, stepPath: "walk", kind: .marker, fields: ["ax": .null, "ay": .null, "az": .null])
+        let marker = Sample(
+            uptime: 0, stepPath: "walk", kind: .marker, fields: ["ax": .null, "ay": .null, "az": .null])
         let out = try h.push([marker, Sample(uptime: 0.1, fields: ["ax": 2, "ay": 3, "az": 6])])
         #expect(out[0]["m"] == .null && out[1]["m"] == .double(7))
     }
@@ -123,14 +124,22 @@ func xyz(_ t: Double, _ x: Double, _ y: Double, _ z: Double) -> Sample {
     @Test func markersKeepTheirPlaceInTime() throws {
         let h = try TransformHarness(ResampleTransform.self, config: "rate: 10")
         let marker = Sample(uptime: 0.05, stepPath: "b", kind: .marker)
-        func step(_ s: Sample, _ path: String) -> Sample { var s = s; s.stepPath = path; return s }
-        let out = try h.push([step(xyz(0, 0, 0, 0), "a"), marker, step(xyz(0.2, 2, 0, 0), "b"), step(xyz(0.3, 3, 0, 0), "b")])
+        func step(_ s: Sample, _ path: String) -> Sample {
+            var s = s
+            s.stepPath = path
+            return s
+        }
+        let out = try h.push([
+            step(xyz(0, 0, 0, 0), "a"), marker, step(xyz(0.2, 2, 0, 0), "b"), step(xyz(0.3, 3, 0, 0), "b"),
+        ])
         #expect(out.map(\.kind) == [.data, .marker, .data, .data])
         #expect(out.map(\.uptime) == [0, 0.05, 0.1, 0.2])
         #expect(out.map(\.stepPath) == ["a", "b", "b", "b"], "a grid point after the marker is in its step")
     }
 
     @Test func rateMustBePositive() {
-        #expect(throws: ConfigIssue.self) { try PluginConfigLoader.decode(ResampleTransform.Configuration.self, yaml: "rate: 0") }
+        #expect(throws: ConfigIssue.self) {
+            try PluginConfigLoader.decode(ResampleTransform.Configuration.self, yaml: "rate: 0")
+        }
     }
 }

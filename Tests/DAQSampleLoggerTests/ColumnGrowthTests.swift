@@ -68,7 +68,9 @@ struct ColumnGrowthTests {
         // columns do not depend on batch boundaries.
         let (oneBatch, _) = try Self.run(sink: Self.loggerCSV, batch: 4096, input: input)
         let reference = try Self.pythonRows(runDirectory(under: oneBatch) + "/records.csv")
-        #expect(rows.map { $0.enumerated().filter { $0.offset != 3 }.map(\.element) } == reference.map { $0.enumerated().filter { $0.offset != 3 }.map(\.element) })
+        #expect(
+            rows.map { $0.enumerated().filter { $0.offset != 3 }.map(\.element) }
+                == reference.map { $0.enumerated().filter { $0.offset != 3 }.map(\.element) })
         #expect(rows.count == 14)  // the header, 10 samples, and the markers at start, 0.45 s and stop
         #expect(rows.allSatisfy { $0.count == 9 }, "\(rows)")
         let seven = try #require(rows.first { $0.count > 5 && $0[5] == "7" })
@@ -91,10 +93,14 @@ struct ColumnGrowthTests {
 
     @Test func jsonOutputsWriteTheFieldsEachSampleHas() throws {
         let input = try Self.input()
-        for sink in [#"{type: file, inputs: [records], path: "$OUT/records.jsonl"}"#, #"{type: logger.jsonl, inputs: [records], directory: "$OUT"}"#] {
+        for sink in [
+            #"{type: file, inputs: [records], path: "$OUT/records.jsonl"}"#,
+            #"{type: logger.jsonl, inputs: [records], directory: "$OUT"}"#,
+        ] {
             let (out, warnings) = try Self.run(sink: sink, batch: 4096, input: input)
             #expect(warnings.isEmpty, "\(warnings)")
-            let path = sink.contains("logger") ? try runDirectory(under: out) + "/records.jsonl" : out + "/records.jsonl"
+            let path =
+                sink.contains("logger") ? try runDirectory(under: out) + "/records.jsonl" : out + "/records.jsonl"
             let items = try readText(path).split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
             let data = items.filter { $0.object["seq"] != nil }
             #expect(data.count == 10)

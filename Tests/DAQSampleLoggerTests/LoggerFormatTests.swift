@@ -18,7 +18,7 @@ struct LoggerFormatTests {
         String(items.map { $0.object["timestampDate"] == nil ? "d" : "m" })
     }
 
-    func checkItems(_ items: [Value], t0: Double = 1700000000, dateOrigin: Double? = nil) throws {
+    func checkItems(_ items: [Value], t0: Double = 1_700_000_000, dateOrigin: Double? = nil) throws {
         #expect(shape(items) == Self.shape)
         let markers = items.filter { $0.object["timestampDate"] != nil }
         for (marker, (uptime, path)) in zip(markers, Self.markers) {
@@ -55,10 +55,13 @@ struct LoggerFormatTests {
         let dir = try runLogger("logger.json")
         let root = try parseJSON(dir + "/accel.json")
         #expect(root.keys == ["startDate", "items"])
-        #expect(root.object["startDate"] == .string(ISODate.string(1700000000)))
+        #expect(root.object["startDate"] == .string(ISODate.string(1_700_000_000)))
         try checkItems(root.object["items"]!.array)
         let text = try readText(dir + "/accel.json")
-        #expect(text.hasPrefix("{\"startDate\":\"\(ISODate.string(1700000000))\",\"items\":[\n{\"uptime\":0.0,\"stepPath\":\"one\""))
+        #expect(
+            text.hasPrefix(
+                "{\"startDate\":\"\(ISODate.string(1_700_000_000))\",\"items\":[\n{\"uptime\":0.0,\"stepPath\":\"one\"")
+        )
         #expect(text.hasSuffix("}\n]}\n"))
         #expect(text.components(separatedBy: "},\n{").count == 13)
     }
@@ -82,7 +85,7 @@ struct LoggerFormatTests {
         let lines = try readText(dir + "/accel.csv").split(separator: "\n").map(String.init)
         #expect(lines.first == "uptime,timestamp,stepPath,timestampDate,seq,value,label")
         #expect(lines.count == 14)
-        #expect(lines[1] == "0.0,0.0,one,\(ISODate.string(1700000000)),,,")
+        #expect(lines[1] == "0.0,0.0,one,\(ISODate.string(1_700_000_000)),,,")
         #expect(lines[2] == "0.0,0.0,one,,0,0.3333333333333333,\"a,\"\"0\"\"\"")
         // The relative time as the recording has it, not 0.09999990463256836 (RelativeTimeTests).
         #expect(lines[3] == "0.1,0.1,one,,1,1.3333333333333333,\"a,\"\"1\"\"\"")
@@ -101,9 +104,12 @@ struct LoggerFormatTests {
 
     @Test func eventsAreMarkedAndNullFieldsKept() throws {
         // Sample 0 is an event: it waits for the first data sample, which fixes t0.
-        let dir = try runLogger("logger.jsonl", source: "count: 10, rate: 10, base: 1700000000, event_at: 0, nulls: true")
-        let items = try readText(dir + "/accel.jsonl").split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
-        #expect(items[0].object["timestampDate"] == .string(ISODate.string(1700000000)))
+        let dir = try runLogger(
+            "logger.jsonl", source: "count: 10, rate: 10, base: 1700000000, event_at: 0, nulls: true")
+        let items = try readText(dir + "/accel.jsonl").split(separator: "\n").map {
+            try JSONParser.parse(Array($0.utf8))
+        }
+        #expect(items[0].object["timestampDate"] == .string(ISODate.string(1_700_000_000)))
         #expect(items[1].keys == ["uptime", "timestamp", "stepPath", "kind", "seq", "value", "label"])
         #expect(items[1].object["kind"] == .string("event"))
         // The sample has `label` as null: it stays null, it is not dropped.
@@ -126,10 +132,11 @@ struct LoggerFormatTests {
         let outcome = try PipelineHarness.run(yaml: yaml, plugins: testPlugins)
         #expect(outcome.result.state == .finished)
         let dir = try runDirectory(under: base)
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["acc.json", "gyro.json", "manifest.json"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["acc.json", "gyro.json", "manifest.json"])
         try checkItems(try parseJSON(dir + "/acc.json").object["items"]!.array)
         // Each file has its own t0, from its own first sample.
-        try checkItems(try parseJSON(dir + "/gyro.json").object["items"]!.array, t0: 1700001000)
+        try checkItems(try parseJSON(dir + "/gyro.json").object["items"]!.array, t0: 1_700_001_000)
     }
 
     @Test(arguments: [

@@ -12,7 +12,7 @@ struct RelativeTimeTests {
         #expect(TimeDifference.between(1763800002.150, 1763800000.0) == 2.15)
         #expect(1763800002.150 - 1763800000.0 != 2.15)  // the noise this removes
         // A 30 Hz device clock in epoch seconds: 1/30 to the 1e-7 s an epoch double holds.
-        #expect(TimeDifference.between(1773563400 + 1.0 / 30, 1773563400) == 0.0333333)
+        #expect(TimeDifference.between(1_773_563_400 + 1.0 / 30, 1_773_563_400) == 0.0333333)
         // Exact differences are left alone: small times, an origin of 0, negative times.
         #expect(TimeDifference.between(0.1 + 0.2, 0) == 0.1 + 0.2)
         #expect(TimeDifference.between(12.345678901, 2) == 12.345678901 - 2)
@@ -40,7 +40,9 @@ struct RelativeTimeTests {
             let cells = line.split(separator: sink == "logger.csv" ? "," : "\n", omittingEmptySubsequences: false)
             if sink == "logger.csv" {
                 times.append(String(cells[1]))
-            } else if let range = line.range(of: #""timestamp":"#), let end = line[range.upperBound...].firstIndex(of: ",") {
+            } else if let range = line.range(of: #""timestamp":"#),
+                let end = line[range.upperBound...].firstIndex(of: ",")
+            {
                 times.append(String(line[range.upperBound..<end]))
             }
         }

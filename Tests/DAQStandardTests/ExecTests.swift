@@ -73,8 +73,11 @@ struct ExecTests {
     }
 
     @Test func aSinkAcknowledgesWhatItStored() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("daq-exec-sink-\(UUID().uuidString).jsonl").path
-        let path = try Self.script("""
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daq-exec-sink-\(UUID().uuidString).jsonl"
+        ).path
+        let path = try Self.script(
+            """
             import json, sys
             sys.stdin.readline()
             with open(sys.argv[1], "w") as f:
@@ -103,7 +106,8 @@ struct ExecTests {
     }
 
     @Test func aProgramThatExitsFailsTheRunWithItsStatusAndStderr() throws {
-        let path = try Self.script("""
+        let path = try Self.script(
+            """
             import sys
             sys.stdin.readline(); sys.stdin.readline()
             print("sensor library not found", file=sys.stderr, flush=True)
@@ -117,24 +121,34 @@ struct ExecTests {
     }
 
     @Test func restartSendsUnacknowledgedBatchesAgainAndNothingComesOutTwice() throws {
-        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("daq-exec-crashed-\(UUID().uuidString)").path
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daq-exec-crashed-\(UUID().uuidString)"
+        ).path
         // The first start crashes at its third batch; the second runs to the end.
-        let path = try Self.script(Self.echo.replacingOccurrences(of: """
-                if s.get("daq") == "batch":
-            """, with: """
-                if s.get("daq") == "batch" and s["batch"] == 3 and not os.path.exists("\(marker)"):
-                    open("\(marker)", "w").close()
-                    os._exit(9)
-                if s.get("daq") == "batch":
-            """).replacingOccurrences(of: "import json, sys", with: "import json, os, sys"))
-        let out = try Self.transform("command: [python3, \(path)]\nconfig: {add: 1}\non_failure: restart\nrestart_delay: 10ms")
+        let path = try Self.script(
+            Self.echo.replacingOccurrences(
+                of: """
+                        if s.get("daq") == "batch":
+                    """,
+                with: """
+                        if s.get("daq") == "batch" and s["batch"] == 3 and not os.path.exists("\(marker)"):
+                            open("\(marker)", "w").close()
+                            os._exit(9)
+                        if s.get("daq") == "batch":
+                    """
+            ).replacingOccurrences(of: "import json, sys", with: "import json, os, sys"))
+        let out = try Self.transform(
+            "command: [python3, \(path)]\nconfig: {add: 1}\non_failure: restart\nrestart_delay: 10ms")
         #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
         #expect(out.data("out").map { $0["seq"]?.intValue } == (0..<100).map { Int64($0) })
         #expect(FileManager.default.fileExists(atPath: marker))
-        #expect(out.events.contains {
-            if case .warning(_, let m) = $0 { return m.contains("exited with status 9") && m.contains("restart 1 of 5") }
-            return false
-        })
+        #expect(
+            out.events.contains {
+                if case .warning(_, let m) = $0 {
+                    return m.contains("exited with status 9") && m.contains("restart 1 of 5")
+                }
+                return false
+            })
     }
 
     @Test func aHungProgramIsDetected() throws {

@@ -1,7 +1,8 @@
 import DAQCore
-@testable import DAQStandard
 import DAQTesting
 import Testing
+
+@testable import DAQStandard
 
 @Suite("filter expressions")
 struct ExpressionTests {

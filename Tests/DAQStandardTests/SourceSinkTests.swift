@@ -74,13 +74,18 @@ struct SourceSinkTests {
         let (samples, _) = try skipping.read()
         #expect(samples.map { $0["x"]!.intValue! } == [1, 2])
         #expect(samples.map(\.uptime) == [0, 0.2])
-        #expect(skipping.events.contains { if case .warning(_, let m) = $0 { return m.contains("bad.csv:3") } else { return false } })
+        #expect(
+            skipping.events.contains {
+                if case .warning(_, let m) = $0 { return m.contains("bad.csv:3") } else { return false }
+            })
     }
 
     @Test func missingFilesAndDirectoriesFailToStartWithTheirPath() {
         #expect { _ = try SourceHarness(FileSource.self, config: "path: /nonexistent/x.csv") } throws: {
             "\($0)".contains("/nonexistent/x.csv") && "\($0)".contains("No such file")
         }
-        #expect { _ = try SourceHarness(FileSource.self, config: "path: /tmp") } throws: { "\($0)".contains("is a directory") }
+        #expect { _ = try SourceHarness(FileSource.self, config: "path: /tmp") } throws: {
+            "\($0)".contains("is a directory")
+        }
     }
 }

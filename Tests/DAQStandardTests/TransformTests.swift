@@ -14,7 +14,8 @@ struct TransformTests {
     }
 
     @Test func tumblingWindowClosesOnDataTimeAndFlushesAtTheEnd() throws {
-        let h = try TransformHarness(WindowTransform.self, config: "size: 1\nfield: v\nstats: [count, mean, min, max, std, first, last]")
+        let h = try TransformHarness(
+            WindowTransform.self, config: "size: 1\nfield: v\nstats: [count, mean, min, max, std, first, last]")
         var out = try h.push(samples([(0.0, 1), (0.5, 3), (0.999, 5)]))
         #expect(out.isEmpty)
         out = try h.push(samples([(1.0, 10), (2.5, 20)]))
@@ -32,15 +33,21 @@ struct TransformTests {
     }
 
     @Test func slidingWindowsOverlapAndGroupsAreSeparate() throws {
-        let h = try TransformHarness(WindowTransform.self, config: "size: 1\nslide: 0.5\nfield: v\nstats: [count]\ngroup_by: k")
+        let h = try TransformHarness(
+            WindowTransform.self, config: "size: 1\nslide: 0.5\nfield: v\nstats: [count]\ngroup_by: k")
         let out = try h.push(samples([(0.1, 1), (0.6, 2), (0.7, 3), (1.2, 4)], key: ["a", "a", "b", "a"]))
         // Window [0,1) closes at 1.2; [0.5,1.5) is still open.
         #expect(out.map { "\($0["k"]!.stringValue!)=\($0["count"]!.intValue!)" } == ["a=2", "b=1"])
         let rest = try h.finish()
-        #expect(rest.map { "\($0["window_start"]!.doubleValue!) \($0["k"]!.stringValue!)=\($0["count"]!.intValue!)" } == ["0.5 a=2", "0.5 b=1", "1.0 a=1"])
+        #expect(
+            rest.map { "\($0["window_start"]!.doubleValue!) \($0["k"]!.stringValue!)=\($0["count"]!.intValue!)" } == [
+                "0.5 a=2", "0.5 b=1", "1.0 a=1",
+            ])
     }
 
-    @Test(arguments: ["size: 0\nfield: v", "size: -1\nfield: v", "size: 1\nslide: 2\nfield: v", "size: 1\nstats: [mean]"])
+    @Test(arguments: [
+        "size: 0\nfield: v", "size: -1\nfield: v", "size: 1\nslide: 2\nfield: v", "size: 1\nstats: [mean]",
+    ])
     func windowRejectsBadConfigurations(_ yaml: String) {
         #expect(throws: ConfigIssue.self) { _ = try TransformHarness(WindowTransform.self, config: yaml) }
     }

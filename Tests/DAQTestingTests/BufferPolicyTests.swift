@@ -28,9 +28,11 @@ struct BufferPolicyTests {
         let gate = DispatchSemaphore(value: 0)
         GatedSink.gates.withLock { $0[name] = gate }
         let registry = try PluginRegistry(StandardPlugins.all + [.sink(GatedSink.self)])
-        let spec = try PipelineLoader(registry: registry, environment: [:]).load(text: Self.pipeline(name: name, policy: policy), file: "t.yaml")
+        let spec = try PipelineLoader(registry: registry, environment: [:]).load(
+            text: Self.pipeline(name: name, policy: policy), file: "t.yaml")
         let waiter = EventWaiter(openWhen)
-        let run = try PipelineRun(spec: spec, options: RunOptions(batchSize: 256, flushInterval: 0), observers: [waiter])
+        let run = try PipelineRun(
+            spec: spec, options: RunOptions(batchSize: 256, flushInterval: 0), observers: [waiter])
         try run.start()
         #expect(waiter.wait(), "the awaited event never came")
         let emitted = run.statistics.first { $0.name == "gen" }!.samplesOut

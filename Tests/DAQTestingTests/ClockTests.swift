@@ -57,13 +57,15 @@ struct ClockTests {
         GatedSink.gates.withLock { $0[name] = gate }
         let yaml = Self.yaml(clock: "replay", speed: 1000)
             .replacingOccurrences(of: "name: clocks", with: "name: \(name)")
-            .replacingOccurrences(of: "{type: collect, inputs: [win]}", with: "{type: gated, inputs: [win], buffer: {size: 1}}")
+            .replacingOccurrences(
+                of: "{type: collect, inputs: [win]}", with: "{type: gated, inputs: [win], buffer: {size: 1}}")
         let registry = try PluginRegistry(StandardPlugins.all + [.sink(GatedSink.self)])
         let spec = try PipelineLoader(registry: registry, environment: [:]).load(text: yaml, file: "t.yaml")
         let sourceDone = EventWaiter {
             if case .state("gen", _, .finished) = $0 { return true } else { return false }
         }
-        let run = try PipelineRun(spec: spec, options: RunOptions(batchSize: 4, flushInterval: 0), observers: [sourceDone])
+        let run = try PipelineRun(
+            spec: spec, options: RunOptions(batchSize: 4, flushInterval: 0), observers: [sourceDone])
         try run.start()
         // Every sample is out of the source and the clock is past every window: ticks are due.
         #expect(sourceDone.wait(), "the source never finished")

@@ -22,7 +22,8 @@ struct ConformanceSuiteTests {
             .transform(GatedTransform.self),
             ConformanceSpec(
                 failure: nil,
-                stall: StallCase(config: "gate: \(gate)", signal: .backpressure, release: { TestGate.named(gate).open() }),
+                stall: StallCase(
+                    config: "gate: \(gate)", signal: .backpressure, release: { TestGate.named(gate).open() }),
                 reasons: [.errorsAreEvents: "it cannot fail"]))
         #expect(report.skipped.map(\.check) == [.errorsAreEvents])
     }
@@ -34,14 +35,17 @@ struct ConformanceSuiteTests {
         let report = PluginConformance.check(
             .transform(GatedTransform.self),
             ConformanceSpec(
-                stall: StallCase(config: "gate: \(gate)\nblocking: true", signal: .backpressure, release: { TestGate.named(gate).open() }),
+                stall: StallCase(
+                    config: "gate: \(gate)\nblocking: true", signal: .backpressure,
+                    release: { TestGate.named(gate).open() }),
                 deadline: 2))
         #expect(failed(report, .neverBlocks), "\(report)")
         #expect(report.failures.map(\.check) == [.neverBlocks], "\(report)")
     }
 
     @Test func aTransformThatDoesNotFlushFailsTheDrainCheck() {
-        let report = PluginConformance.check(.transform(FlawedTransform.self), ConformanceSpec(config: "flaw: keeps_the_last_batch"))
+        let report = PluginConformance.check(
+            .transform(FlawedTransform.self), ConformanceSpec(config: "flaw: keeps_the_last_batch"))
         #expect(failed(report, .drainsOnStop), "\(report)")
         #expect(failed(report, .startsAndStops), "\(report)")
     }
@@ -49,7 +53,9 @@ struct ConformanceSuiteTests {
     @Test func aTransformThatSwallowsItsErrorFailsTheErrorCheck() {
         let spec = { (flaw: String) in
             ConformanceSpec(
-                config: "flaw: \(flaw)", failure: FailureCase(config: "flaw: \(flaw)\nfail: true", report: .fatal, messageContains: "bad sample"))
+                config: "flaw: \(flaw)",
+                failure: FailureCase(config: "flaw: \(flaw)\nfail: true", report: .fatal, messageContains: "bad sample")
+            )
         }
         let swallowing = PluginConformance.check(.transform(FlawedTransform.self), spec("swallows_errors"))
         #expect(failed(swallowing, .errorsAreEvents), "\(swallowing)")
@@ -58,13 +64,15 @@ struct ConformanceSuiteTests {
     }
 
     @Test func aTransformRefusingHugeBatchesFailsTheHugeBatchCheck() {
-        let report = PluginConformance.check(.transform(FlawedTransform.self), ConformanceSpec(config: "flaw: refuses_huge_batches"))
+        let report = PluginConformance.check(
+            .transform(FlawedTransform.self), ConformanceSpec(config: "flaw: refuses_huge_batches"))
         #expect(failed(report, .hugeBatch), "\(report)")
         #expect(report.failures.count == 1, "\(report)")
     }
 
     @Test func aTransformInventingSamplesFailsTheEmptyBatchCheck() {
-        let report = PluginConformance.check(.transform(FlawedTransform.self), ConformanceSpec(config: "flaw: invents_samples"))
+        let report = PluginConformance.check(
+            .transform(FlawedTransform.self), ConformanceSpec(config: "flaw: invents_samples"))
         #expect(failed(report, .emptyBatch), "\(report)")
         #expect(report.failures.count == 1, "\(report)")
     }

@@ -66,10 +66,12 @@ struct LifecycleTests {
             sources: {gen: {type: generator, rate: 100}}
             sinks: {out: {type: collect, inputs: [gen]}}
             """
-        let limited = try PipelineHarness.run(yaml: yaml, plugins: plugins, options: RunOptions(maxSamples: 250, flushInterval: 0))
+        let limited = try PipelineHarness.run(
+            yaml: yaml, plugins: plugins, options: RunOptions(maxSamples: 250, flushInterval: 0))
         #expect(limited.data("out").count == 250)
         #expect(limited.result.state == .finished)
-        let timed = try PipelineHarness.run(yaml: yaml, plugins: plugins, options: RunOptions(duration: 1.5, flushInterval: 0))
+        let timed = try PipelineHarness.run(
+            yaml: yaml, plugins: plugins, options: RunOptions(duration: 1.5, flushInterval: 0))
         #expect(timed.data("out").count == 150)
         #expect(timed.data("out").last!.uptime < 1.5)
     }

@@ -67,7 +67,9 @@ struct ReloadEngineTests {
         let result = p.stop()
         #expect(result.state == .finished)
         let all = p.board.values(of: "out/one") + p.board.values(of: "out/two")
-        #expect(all == Array(0..<6000), "\(all.count) values, first out of place at \(all.indices.first { all[$0] != $0 } ?? -1)")
+        #expect(
+            all == Array(0..<6000),
+            "\(all.count) values, first out of place at \(all.indices.first { all[$0] != $0 } ?? -1)")
         let log = p.board.log
         let finishedOld = try #require(log.firstIndex(of: "finish out/one"))
         let startedNew = try #require(log.firstIndex(of: "start out/two"))
@@ -85,7 +87,9 @@ struct ReloadEngineTests {
         #expect(p.run.lifecycleState == .running)
         #expect(p.stop().state == .finished)
         let seen = p.board.values(of: "out/one")
-        #expect(seen == Array(0..<2000), "\(seen.count) values, first out of place at \(seen.indices.first { seen[$0] != $0 } ?? -1)")
+        #expect(
+            seen == Array(0..<2000),
+            "\(seen.count) values, first out of place at \(seen.indices.first { seen[$0] != $0 } ?? -1)")
         let log = p.board.log
         #expect(log.firstIndex(of: "stop src a")! < log.firstIndex(of: "start src b")!, "\(log)")
         #expect(log.filter { $0.hasPrefix("finish out") } == ["finish out/one"], "the sink ran on: \(log)")
@@ -106,7 +110,8 @@ struct ReloadEngineTests {
               out: {type: board, tag: one, inputs: [src, plus]}
               extra: {type: board, tag: x, inputs: [src]}
             """)
-        #expect(added.added == ["more", "plus", "extra"] && added.rewired == ["out"] && added.restarted.isEmpty, "\(added)")
+        #expect(
+            added.added == ["more", "plus", "extra"] && added.rewired == ["out"] && added.restarted.isEmpty, "\(added)")
         #expect(p.feed([3], reaching: "extra/x"))
         #expect(p.feed([4], to: "more", reaching: "out/one"))
         let removed = try p.reload(Self.pipeline())
@@ -149,7 +154,8 @@ struct ReloadEngineTests {
         let inputs = Set(seen.map { $0 % 100_000 })
         #expect(
             new.map { $0 - 200_000 } == Array(old.count..<3100),
-            "old \(old.count) values to \(old.last ?? -1), new \(new.count) from \(new.first ?? -1); missing \(Set(0..<3100).subtracting(inputs).sorted().prefix(10))")
+            "old \(old.count) values to \(old.last ?? -1), new \(new.count) from \(new.first ?? -1); missing \(Set(0..<3100).subtracting(inputs).sorted().prefix(10))"
+        )
     }
 }
 
@@ -178,8 +184,9 @@ extension ReloadEngineTests {
     @Test func whatOnlyANewRunCanChangeIsRefusedAndTheRunGoesOnAsItWas() throws {
         let p = try Running("reload-refused", Self.pipeline())
         #expect(throws: ReloadRefusal.self) {
-            try p.run.reload(PipelineLoader(registry: Self.registry, environment: [:]).load(
-                text: "name: reload-refused\nclock: realtime\n" + Self.pipeline(sink: "two"), file: "x.yaml"))
+            try p.run.reload(
+                PipelineLoader(registry: Self.registry, environment: [:]).load(
+                    text: "name: reload-refused\nclock: realtime\n" + Self.pipeline(sink: "two"), file: "x.yaml"))
         }
         // A plugin that cannot be built refuses the whole file, before anything changed.
         #expect(throws: PipelineStartError.self) {
@@ -224,7 +231,9 @@ extension ReloadEngineTests {
         let tapped = Mutex<[Int]>([])
         p.run.observe(component: "out") { batch in
             guard let v = batch.column("v") else { return }
-            let values = (0..<batch.count).filter { batch.kinds[$0] == .data }.compactMap { v[$0].intValue.map(Int.init) }
+            let values = (0..<batch.count).filter { batch.kinds[$0] == .data }.compactMap {
+                v[$0].intValue.map(Int.init)
+            }
             tapped.withLock { $0 += values }
         }
         #expect(p.feed([1], reaching: "out/one"))

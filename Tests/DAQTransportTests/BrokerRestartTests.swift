@@ -48,10 +48,13 @@ struct BrokerRestartTests {
         #expect(logged.state == .finished, "\(logged.failure ?? "")")
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         count.lines = lines.count
-        count.distinct = Set(lines.compactMap { line -> Double? in
-            guard case .object(let o) = try? JSONParser.parse(Array(line.utf8)) else { return nil }
-            return o["timestamp"]?.doubleValue
-        }).count
+        count.distinct =
+            Set(
+                lines.compactMap { line -> Double? in
+                    guard case .object(let o) = try? JSONParser.parse(Array(line.utf8)) else { return nil }
+                    return o["timestamp"]?.doubleValue
+                }
+            ).count
         return count
     }
 

@@ -13,12 +13,16 @@ struct MQTTDeadLetterTests {
         // Retained, so the receiver gets it on subscribing, whenever that is.
         let pub = Process()
         pub.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        pub.arguments = ["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "t/bad", "-r", "-q", "1", "-m", "hello, broker"]
+        pub.arguments = [
+            "mosquitto_pub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "t/bad", "-r", "-q", "1", "-m",
+            "hello, broker",
+        ]
         try pub.run()
         pub.waitUntilExit()
         try #require(pub.terminationStatus == 0, "mosquitto_pub failed")
 
-        let rx = try LiveRun("""
+        let rx = try LiveRun(
+            """
             name: rx
             clock: realtime
             sources:
@@ -28,7 +32,8 @@ struct MQTTDeadLetterTests {
               dead: {type: collect, inputs: [rx.dead]}
             """)
         let deadline = Date(timeIntervalSinceNow: 30)
-        while rx.collected("dead").isEmpty && Date() < deadline { usleep(10_000) }  // waits for the letter, not for time
+        // waits for the letter, not for time
+        while rx.collected("dead").isEmpty && Date() < deadline { usleep(10_000) }
         let (result, _) = rx.finish(within: 0)
         #expect(result.state == .finished, "\(result.failure ?? "")")
         let dead = rx.collected("dead")
@@ -68,12 +73,16 @@ struct MQTTDeadLetterTests {
         let pub = try #require(tx.stats("pub", in: result))
         #expect(pub.sent == 3 && pub.delivered == 2 && pub.failed == 1, "\(pub)")
         #expect(pub.errors == 1, "one message that cannot be sent is one error: \(tx.messages("pub"))")
-        let failures = tx.events.all.compactMap { if case .sinkFailed("pub", let n, let m) = $0 { (n, m) } else { nil } }
-        #expect(failures.count == 1 && failures.first?.0 == 1 && failures.first?.1.contains("65535") == true, "\(failures)")
+        let failures = tx.events.all.compactMap {
+            if case .sinkFailed("pub", let n, let m) = $0 { (n, m) } else { nil }
+        }
+        #expect(
+            failures.count == 1 && failures.first?.0 == 1 && failures.first?.1.contains("65535") == true, "\(failures)")
         guard policy == "dead_letter" else { return }
         let dead = tx.collected("dead")
         try #require(dead.count == 1, "\(dead)")
-        #expect(dead[0]["raw"]?.stringValue?.contains("\"id\":\"\(long)\"") == true, "the payload, with the sample in it")
+        #expect(
+            dead[0]["raw"]?.stringValue?.contains("\"id\":\"\(long)\"") == true, "the payload, with the sample in it")
         #expect(dead[0]["error"]?.stringValue?.contains("65535") == true)
         #expect(dead[0]["component"]?.stringValue == "pub")
     }

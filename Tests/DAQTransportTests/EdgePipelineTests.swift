@@ -1,5 +1,5 @@
-import DAQTesting
 import DAQCore
+import DAQTesting
 import Foundation
 import Testing
 

@@ -57,12 +57,15 @@ struct KeptSessionTests {
         _ = second.finish()
         let secondPart = second.collected("got").compactMap { $0["seq"]?.intValue }
         let all = firstPart + secondPart
-        let what = "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)"
+        let what =
+            "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)"
         #expect(covered && Set(all).count == n, "\(what)")
         // QoS 1 is at least once: a publisher that reconnects sends its unacknowledged window
         // again (DUP), and the broker delivers the copies too, to the next run if this one has
         // stopped (its duplicate filter lives as long as the run). Only then may the runs overlap.
         let publisherReconnected = (tx.stats("pub", in: sent)?.errors ?? 0) > 0
-        #expect(all.count == n || publisherReconnected, "samples in both runs, though the publisher never reconnected: \(what)")
+        #expect(
+            all.count == n || publisherReconnected,
+            "samples in both runs, though the publisher never reconnected: \(what)")
     }
 }

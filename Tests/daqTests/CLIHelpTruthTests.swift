@@ -17,13 +17,17 @@ struct CLIHelpTruthTests {
     }
 
     @Test func aScanLogRefusesTriggerFromWithTheReason() throws {
-        let r = try DAQBinary.run(["validate", "pipelines/barcode-replay.yaml", "--set", "sources.scanner.mode=triggered", "--set", "sources.scanner.trigger_from=scanner"])
+        let r = try DAQBinary.run([
+            "validate", "pipelines/barcode-replay.yaml", "--set", "sources.scanner.mode=triggered", "--set",
+            "sources.scanner.trigger_from=scanner",
+        ])
         #expect(r.status == 2)
         #expect(r.err.contains("a scan log carries its own triggers"), "\(r.err)")
     }
 
     @Test func controlHelpNamesReload() throws {
-        let help = try DAQBinary.run(["control", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try DAQBinary.run(["control", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
         #expect(help.contains("pause, resume, stop, reload, step PATH"), "\(help)")
         #expect(help.contains("reload applies the pipeline file again"), "\(help)")
     }
@@ -38,7 +42,8 @@ struct CLIHelpTruthTests {
     }
 
     @Test func tapTakesAGlobAloneWhenOneRunIsActive() throws {
-        let file = try ObservabilityTests.pipeline("""
+        let file = try ObservabilityTests.pipeline(
+            """
             name: tap-alone-\(UUID().uuidString.prefix(8))
             sources:
               in: {type: stdin, format: jsonl}

@@ -25,7 +25,8 @@ struct ControlSocketTests {
             sinks:
               log: {type: logger.jsonl, inputs: [pos], directory: "\(output)"}
             """.write(toFile: file, atomically: true, encoding: .utf8)
-            run = try LiveProcess(["run", file, "--log-level", "info", "--status", "never", "--flush-interval", "0.05"] + extra)
+            run = try LiveProcess(
+                ["run", file, "--log-level", "info", "--status", "never", "--flush-interval", "0.05"] + extra)
             let line = try #require(run.line { $0.contains("control socket: ") }, "\(run.stderr)")
             socket = String(line[line.range(of: "control socket: ")!.upperBound...].prefix { $0 != " " })
         }
@@ -37,7 +38,9 @@ struct ControlSocketTests {
         #expect(tap.line { $0 == "daq tap: tapping pos" } != nil, "\(tap.stderr)")
         for i in 0..<12 { p.run.send("{\"v\": \(i % 3), \"i\": \(i)}\n") }  // 8 pass the filter
         #expect(tap.finish() == 0, "\(tap.stderr)")
-        let samples = tap.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let samples = tap.stdoutLines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(samples.count == 5, "\(tap.stdoutLines)")
         #expect(samples.allSatisfy { $0["stream"] as? String == "pos" && ($0["v"] as? Int ?? 0) > 0 })
         #expect(samples.compactMap { $0["i"] as? Int } == [1, 2, 4, 5, 7])
@@ -102,7 +105,9 @@ struct ControlSocketTests {
         #expect(missing.status == 1 && missing.err.contains("no running pipeline 'no-such-pipeline"), "\(missing.err)")
         let p = try Running()
         let wrong = try DAQBinary.run(["tap", p.name, "nothing*"])
-        #expect(wrong.status == 2 && wrong.err.contains("no component matches 'nothing*'; components: in, pos, log"), "\(wrong.err)")
+        #expect(
+            wrong.status == 2 && wrong.err.contains("no component matches 'nothing*'; components: in, pos, log"),
+            "\(wrong.err)")
         #expect(p.run.finish() == 0)
     }
 }

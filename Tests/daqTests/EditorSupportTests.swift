@@ -18,7 +18,8 @@ struct EditorSupportTests {
 
     /// Writes the schema of this build to a temporary file and validates `files` against it.
     static func validate(_ files: [String]) throws -> [Result] {
-        let schema = FileManager.default.temporaryDirectory.appendingPathComponent("daq-schema-\(UUID().uuidString).json")
+        let schema = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daq-schema-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: schema) }
         let made = try DAQBinary.run(["schema", "--output", schema.path])
         #expect(made.status == 0, "\(made.err)")
@@ -26,7 +27,8 @@ struct EditorSupportTests {
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", validator, schema.path] + files
         p.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -92,18 +94,25 @@ struct EditorSupportTests {
             """
         try good.write(to: dir.appendingPathComponent("good.yaml"), atomically: true, encoding: .utf8)
         try bad.write(to: dir.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
-        let results = try Self.validate([dir.appendingPathComponent("good.yaml").path, dir.appendingPathComponent("bad.yaml").path])
+        let results = try Self.validate([
+            dir.appendingPathComponent("good.yaml").path, dir.appendingPathComponent("bad.yaml").path,
+        ])
         try #require(results.count == 2)
         #expect(results[0].errors.isEmpty, "\(results[0].errors.map(\.message))")
         let paths = Set(results[1].errors.map(\.path))
-        for path in ["sources/wave", "sources/wave/signal", "sources/wave/rate", "transforms/win/size", "transforms/win/buffer"] {
-            #expect(paths.contains(path), "no error at \(path): \(results[1].errors.map { "\($0.path): \($0.message)" })")
+        for path in [
+            "sources/wave", "sources/wave/signal", "sources/wave/rate", "transforms/win/size", "transforms/win/buffer",
+        ] {
+            #expect(
+                paths.contains(path), "no error at \(path): \(results[1].errors.map { "\($0.path): \($0.message)" })")
         }
         #expect(results[1].errors.contains { $0.message.contains("'cuont' was unexpected") })
     }
 
     @Test func theCommittedSchemaAndReferenceAreWhatThisBuildGenerates() throws {
-        for (arguments, file) in [(["schema"], "docs/pipeline.schema.json"), (["plugins", "reference"], "docs/plugins.md")] {
+        for (arguments, file) in [
+            (["schema"], "docs/pipeline.schema.json"), (["plugins", "reference"], "docs/plugins.md"),
+        ] {
             let generated = try DAQBinary.run(arguments)
             #expect(generated.status == 0, "\(generated.err)")
             let committed = try String(contentsOf: DAQBinary.repository.appendingPathComponent(file), encoding: .utf8)
@@ -134,7 +143,10 @@ struct EditorSupportTests {
         #expect(bash.status == 0)
         #expect(bash.out.contains("yaml"), "pipeline arguments complete *.yaml files")
         // The script asks the binary for plugin types; this is that call.
-        let types = try DAQBinary.run(["---completion", "plugins", "describe", "--", "positional@0", "3", "8", "daq", "plugins", "describe", "motion.l"])
+        let types = try DAQBinary.run([
+            "---completion", "plugins", "describe", "--", "positional@0", "3", "8", "daq", "plugins", "describe",
+            "motion.l",
+        ])
         #expect(types.out.split(separator: "\n") == ["motion.lowpass"])
         for shell in ["zsh", "fish"] {
             #expect(try DAQBinary.run(["--generate-completion-script", shell]).status == 0)

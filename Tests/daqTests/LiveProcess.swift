@@ -14,9 +14,12 @@ final class LiveProcess: @unchecked Sendable {
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = DAQBinary.url
         process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe(), err = errPipe
+        let out = Pipe()
+        let err = errPipe
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err

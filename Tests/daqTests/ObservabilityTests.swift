@@ -28,7 +28,9 @@ struct ObservabilityTests {
 
     /// The value of the series whose line starts with `prefix`, if it is there.
     static func value(_ body: String, _ prefix: String) -> Double? {
-        body.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        body.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap {
+            Double($0.split(separator: " ").last ?? "")
+        }
     }
 
     static func pipeline(_ yaml: String) throws -> String {
@@ -40,7 +42,8 @@ struct ObservabilityTests {
     }
 
     @Test func thePrometheusEndpointCountsEveryStageAsSamplesFlow() throws {
-        let file = try Self.pipeline("""
+        let file = try Self.pipeline(
+            """
             name: metered
             metrics:
               prometheus:
@@ -81,7 +84,8 @@ struct ObservabilityTests {
     }
 
     @Test func aBadListenAddressIsAConfigurationError() throws {
-        let file = try Self.pipeline("""
+        let file = try Self.pipeline(
+            """
             metrics:
               prometheus:
                 listen: localhost
@@ -96,7 +100,8 @@ struct ObservabilityTests {
     }
 
     @Test func jsonLogLinesCarryLevelComponentAndMessage() throws {
-        let file = try Self.pipeline("""
+        let file = try Self.pipeline(
+            """
             sources:
               in: {type: stdin, format: jsonl, on_bad_row: skip}
             sinks:

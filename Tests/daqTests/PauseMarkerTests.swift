@@ -67,7 +67,8 @@ struct PauseMarkerTests {
 
     @Test func aReplayPausedByDaqControlIsMarkedAndLosesNothing() throws {
         let samples = 400
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("pause-\(UUID().uuidString).jsonl").path
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("pause-\(UUID().uuidString).jsonl")
+            .path
         try (0..<samples).map { "{\"i\": \($0)}\n" }.joined().write(toFile: input, atomically: true, encoding: .utf8)
         // 4 s of recording at 100 Hz, replayed as recorded: long enough to pause in the middle.
         let p = try Running { out in

@@ -7,7 +7,8 @@ import Testing
 struct RecordedTimesTests {
     static func run(_ pipeline: String) throws -> URL {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("daq-times-\(UUID().uuidString)")
-        let r = try DAQBinary.run(["run", pipeline, "--set", "clock=virtual", "--quiet"], environment: ["OUTPUT": out.path])
+        let r = try DAQBinary.run(
+            ["run", pipeline, "--set", "clock=virtual", "--quiet"], environment: ["OUTPUT": out.path])
         #expect(r.status == 0, "\(r.err)")
         return out
     }

@@ -45,7 +45,10 @@ struct ReloadTests {
         let summary = p.run.stderr
         #expect(summary.contains("in     stdin"), "\(summary)")
         // The source's 10 samples all reached the filter across the reload.
-        #expect(summary.split(separator: "\n").contains { $0.hasPrefix("  pos") && $0.contains(" 10 ") && $0.contains(" 6 ") }, "\(summary)")
+        #expect(
+            summary.split(separator: "\n").contains {
+                $0.hasPrefix("  pos") && $0.contains(" 10 ") && $0.contains(" 6 ")
+            }, "\(summary)")
     }
 
     @Test func sighupAndWatchReloadTooAndAnInvalidFileKeepsTheRunningConfiguration() throws {
@@ -77,10 +80,14 @@ struct ReloadTests {
         let dir = try #require(try FileManager.default.contentsOfDirectory(atPath: p.output).first)
         let csv = try String(contentsOfFile: "\(p.output)/\(dir)/pos.csv", encoding: .utf8).split(separator: "\n")
         let column = try #require(csv.first?.split(separator: ",").firstIndex(of: "v"), "\(csv)")
-        let values = csv.dropFirst().compactMap { Int($0.split(separator: ",", omittingEmptySubsequences: false)[column]) }
+        let values = csv.dropFirst().compactMap {
+            Int($0.split(separator: ",", omittingEmptySubsequences: false)[column])
+        }
         #expect(values == [3, 4], "\(csv)")
         let summary = p.run.stderr
-        #expect(summary.split(separator: "\n").contains { $0.hasPrefix("  log") && $0.contains(" 4 ") }, "both instances counted: \(summary)")
+        #expect(
+            summary.split(separator: "\n").contains { $0.hasPrefix("  log") && $0.contains(" 4 ") },
+            "both instances counted: \(summary)")
     }
 
     @Test func aChangedClockIsRefusedAndTheRunGoesOn() throws {
@@ -88,7 +95,9 @@ struct ReloadTests {
         try Self.edit(p, "sources:", "clock: virtual\nsources:")
         let r = try DAQBinary.run(["control", p.name, "reload"])
         #expect(r.status == 1 && r.err.contains("the clock changed"), "\(r.err)")
-        #expect(p.run.line { $0.contains("refused") && $0.contains("the running configuration stays") } != nil, "\(p.run.stderr)")
+        #expect(
+            p.run.line { $0.contains("refused") && $0.contains("the running configuration stays") } != nil,
+            "\(p.run.stderr)")
         #expect(try Self.feed(p, [1], expecting: 1) == [1])
         #expect(p.run.finish() == 0)
     }

@@ -10,7 +10,8 @@ enum DAQBinary {
     }
 
     static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// Runs `daq` to completion; returns exit status, stdout and stderr. `unset` names variables
@@ -22,8 +23,11 @@ enum DAQBinary {
         p.executableURL = url
         p.arguments = arguments
         p.currentDirectoryURL = repository
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter { !unset.contains($0.key) }
-        let out = Pipe(), err = Pipe()
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter {
+            !unset.contains($0.key)
+        }
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -42,13 +46,13 @@ struct SignalTests {
         let pipeline = dir.appendingPathComponent("endless.yaml")
         let output = dir.appendingPathComponent("out.jsonl")
         try """
-            name: endless
-            clock: realtime
-            sources:
-              gen: {type: generator, signal: sine, rate: 2000}
-            sinks:
-              log: {type: file, inputs: [gen], path: "\(output.path)"}
-            """.write(to: pipeline, atomically: true, encoding: .utf8)
+        name: endless
+        clock: realtime
+        sources:
+          gen: {type: generator, signal: sine, rate: 2000}
+        sinks:
+          log: {type: file, inputs: [gen], path: "\(output.path)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
 
         let p = Process()
         p.executableURL = DAQBinary.url
@@ -91,10 +95,14 @@ struct SignalTests {
         // in write(2), backpressure reaches the source, and a graceful stop cannot drain.
         let p = Process()
         p.executableURL = DAQBinary.url
-        p.arguments = ["run", "pipelines/bench-engine.yaml", "--set", "sinks.discard.type=console", "--set", "sinks.discard.inputs=gen",
-                       "--events", "jsonl", "--status", "never"]
+        p.arguments = [
+            "run", "pipelines/bench-engine.yaml", "--set", "sinks.discard.type=console", "--set",
+            "sinks.discard.inputs=gen",
+            "--events", "jsonl", "--status", "never",
+        ]
         p.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
@@ -137,7 +145,9 @@ struct BatchProcessTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.copyItem(atPath: "recordings/walk.csv".asRepositoryPath, toPath: "\(dir)/good.csv")
         try "timestamp,x,y,z\n0,a,2,3\n".write(toFile: "\(dir)/bad.csv", atomically: true, encoding: .utf8)
-        let r = try DAQBinary.run(["batch", "pipelines/reference-job.yaml", "--input", "\(dir)/*.csv", "--output", "\(dir)/out", "--jobs", "2"])
+        let r = try DAQBinary.run([
+            "batch", "pipelines/reference-job.yaml", "--input", "\(dir)/*.csv", "--output", "\(dir)/out", "--jobs", "2",
+        ])
         #expect(r.status == 1)
         #expect(r.err.contains("bad.csv:2: x is not a number: 'a'"))
         #expect(r.err.contains("2 recordings: 1 finished, 0 skipped (already done), 1 failed"))

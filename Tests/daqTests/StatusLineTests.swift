@@ -8,7 +8,8 @@ struct StatusLineTests {
     static let clear = "\r\u{1B}[K"
 
     @Test func aWarningNeverRunsIntoTheStatusLine() throws {
-        let file = try ObservabilityTests.pipeline("""
+        let file = try ObservabilityTests.pipeline(
+            """
             sources:
               in: {type: stdin, format: jsonl, on_bad_row: skip}
             sinks:

@@ -20,7 +20,9 @@ struct ValidateFolderTests {
             #expect(r.out.contains("\(file): ok ("), "\(file) missing from:\n\(r.out)")
         }
         #expect(r.out.contains("pipelines/hello.daqtest.yaml: ok (config test of pipelines/hello.yaml, "), "\(r.out)")
-        #expect(r.out.contains("pipelines/edge-to-broker.yaml: ok (2 environment variables to set before a run)"), "\(r.out)")
+        #expect(
+            r.out.contains("pipelines/edge-to-broker.yaml: ok (2 environment variables to set before a run)"),
+            "\(r.out)")
         #expect(
             r.err.contains(
                 "pipelines/edge-to-broker.yaml:11:11: note: sources.accel.path: environment variable 'INPUT' is not set and "
@@ -29,7 +31,8 @@ struct ValidateFolderTests {
     }
 
     @Test func strictMakesAnUnsetVariableAnError() throws {
-        let r = try DAQBinary.run(["validate", "--strict", "pipelines/edge-to-broker.yaml"], unset: ["INPUT", "MQTT_URL"])
+        let r = try DAQBinary.run(
+            ["validate", "--strict", "pipelines/edge-to-broker.yaml"], unset: ["INPUT", "MQTT_URL"])
         #expect(r.status == 2)
         #expect(r.err.contains("11:11: error: sources.accel.path: environment variable 'INPUT' is not set"), "\(r.err)")
     }

@@ -41,12 +41,17 @@ public struct AdvertisingDecoder: Sendable {
                 break
             }
             guard i + 1 + length <= data.count else {
-                errors.append(.string("offset \(i): AD structure length \(length) runs past the end (report has \(data.count) bytes)"))
+                errors.append(
+                    .string(
+                        "offset \(i): AD structure length \(length) runs past the end (report has \(data.count) bytes)")
+                )
                 break
             }
             let type = data[i + 1]
             let body = UnsafeRawBufferPointer(rebasing: data[(i + 2)..<(i + 1 + length)])
-            structure(type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors, texts: &texts)
+            structure(
+                type, body, at: i + 2, into: &fields, frames: &frames, services: &services, errors: &errors,
+                texts: &texts)
             i += 1 + length
         }
         if !services.isEmpty { fields.set(.services, .array(services)) }
@@ -55,7 +60,8 @@ public struct AdvertisingDecoder: Sendable {
     }
 
     private func structure(
-        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
+        _ type: UInt8, _ body: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter,
+        frames: inout FrameList,
         services: inout [Value], errors: inout [Value], texts: inout HexTexts
     ) {
         switch type {
@@ -78,7 +84,9 @@ public struct AdvertisingDecoder: Sendable {
             if uuid == 0xFEAA {
                 Eddystone.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
             } else {
-                f.set(named: "service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]), .string(Hex.string(payload)))
+                f.set(
+                    named: "service_data." + Hex.string([UInt8(uuid >> 8), UInt8(uuid & 0xFF)]),
+                    .string(Hex.string(payload)))
             }
         case 0x20, 0x21:
             let size = type == 0x20 ? 4 : 16
@@ -95,9 +103,14 @@ public struct AdvertisingDecoder: Sendable {
         }
     }
 
-    private func uuids(_ body: UnsafeRawBufferPointer, size: Int, at offset: Int, into services: inout [Value], errors: inout [Value]) {
+    private func uuids(
+        _ body: UnsafeRawBufferPointer, size: Int, at offset: Int, into services: inout [Value], errors: inout [Value]
+    ) {
         if body.count % size != 0 {
-            errors.append(.string("offset \(offset + body.count / size * size): truncated \(size * 8)-bit UUID (\(body.count % size) of \(size) bytes)"))
+            errors.append(
+                .string(
+                    "offset \(offset + body.count / size * size): truncated \(size * 8)-bit UUID (\(body.count % size) of \(size) bytes)"
+                ))
         }
         var i = 0
         while i + size <= body.count {
@@ -124,7 +137,8 @@ public struct AdvertisingDecoder: Sendable {
         } else if company == 0x0499, payload.u8(0) == 0x05 {
             RuuviRAWv2.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if payload.u16be(0) == 0xBEAC {
-            AltBeacon.decode(payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
+            AltBeacon.decode(
+                payload, company: company, at: offset + 2, into: &f, frames: &frames, errors: &errors, texts: &texts)
         } else if let d = custom.first(where: { $0.matches(company: company, payload) }) {
             d.decode(payload, at: offset + 2, into: &f, frames: &frames, errors: &errors)
         }

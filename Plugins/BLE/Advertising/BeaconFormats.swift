@@ -7,7 +7,8 @@ enum IBeacon {
         _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
-        guard p.u8(1) == 0x15, p.count >= 23, let major = p.u16be(18), let minor = p.u16be(20), let power = p.i8(22) else {
+        guard p.u8(1) == 0x15, p.count >= 23, let major = p.u16be(18), let minor = p.u16be(20), let power = p.i8(22)
+        else {
             errors.append(.string("offset \(offset): iBeacon frame of \(p.count) bytes, expected 23"))
             return
         }
@@ -24,10 +25,12 @@ enum IBeacon {
 /// other scanners give it: `id1` a UUID, `id2` and `id3` unsigned 16-bit numbers.
 enum AltBeacon {
     static func decode(
-        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
+        _ p: UnsafeRawBufferPointer, company: UInt16, at offset: Int, into f: inout some ReportWriter,
+        frames: inout FrameList,
         errors: inout [Value], texts: inout HexTexts
     ) {
-        guard p.count >= 24, let id2 = p.u16be(18), let id3 = p.u16be(20), let rssi = p.i8(22), let reserved = p.u8(23) else {
+        guard p.count >= 24, let id2 = p.u16be(18), let id3 = p.u16be(20), let rssi = p.i8(22), let reserved = p.u8(23)
+        else {
             errors.append(.string("offset \(offset): AltBeacon frame of \(p.count) bytes, expected 24"))
             return
         }
@@ -50,7 +53,8 @@ enum RuuviRAWv2 {
         errors: inout [Value], texts: inout HexTexts
     ) {
         guard p.count >= 24, let rawT = p.u16be(1), let h = p.u16be(3), let pr = p.u16be(5), let ax = p.u16be(7),
-            let ay = p.u16be(9), let az = p.u16be(11), let power = p.u16be(13), let move = p.u8(15), let seq = p.u16be(16)
+            let ay = p.u16be(9), let az = p.u16be(11), let power = p.u16be(13), let move = p.u8(15),
+            let seq = p.u16be(16)
         else {
             errors.append(.string("offset \(offset): Ruuvi RAWv2 frame of \(p.count) bytes, expected 24"))
             return
@@ -63,7 +67,8 @@ enum RuuviRAWv2 {
         f.set(.ruuviAccelerationX, int: acceleration(ax))
         f.set(.ruuviAccelerationY, int: acceleration(ay))
         f.set(.ruuviAccelerationZ, int: acceleration(az))
-        let battery = power >> 5, tx = power & 0x1F
+        let battery = power >> 5
+        let tx = power & 0x1F
         f.set(.ruuviBatteryMV, int: battery == 2047 ? nil : Int64(battery) + 1600)
         f.set(.ruuviTxPower, int: tx == 31 ? nil : Int64(tx) * 2 - 40)
         f.set(.ruuviMovementCounter, int: move == 255 ? nil : Int64(move))

@@ -3,7 +3,10 @@ import DAQCore
 /// Eddystone frames (service data of UUID 0xFEAA): UID, URL, TLM (plain and encrypted), EID.
 enum Eddystone {
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
-    static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
+    static let expansions = [
+        ".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/", ".com", ".org", ".edu", ".net", ".info", ".biz",
+        ".gov",
+    ]
 
     static func decode(
         _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
@@ -21,14 +24,22 @@ enum Eddystone {
             f.set(.eddystoneNamespace, string: texts.text(p[2..<12], .plain))
             f.set(.eddystoneInstance, string: Hex.string(p[12..<18]))
         case 0x10:
-            guard p.count >= 3, let tx = p.i8(1), let scheme = p.u8(2) else { return short("URL", p.count, 3, offset, &errors) }
+            guard p.count >= 3, let tx = p.i8(1), let scheme = p.u8(2) else {
+                return short("URL", p.count, 3, offset, &errors)
+            }
             guard Int(scheme) < schemes.count else {
-                errors.append(.string("offset \(offset + 2): Eddystone-URL scheme prefix 0x\(Hex.string([scheme])) is not defined"))
+                errors.append(
+                    .string(
+                        "offset \(offset + 2): Eddystone-URL scheme prefix 0x\(Hex.string([scheme])) is not defined"))
                 return
             }
             var url = schemes[Int(scheme)]
             for b in p[3...] {
-                if Int(b) < expansions.count { url += expansions[Int(b)] } else if b > 0x20 && b < 0x7F { url.append(Character(Unicode.Scalar(b))) }
+                if Int(b) < expansions.count {
+                    url += expansions[Int(b)]
+                } else if b > 0x20 && b < 0x7F {
+                    url.append(Character(Unicode.Scalar(b)))
+                }
             }
             frames.append(.eddystoneURL)
             f.set(.eddystoneTxPower, int: Int64(tx))
@@ -43,7 +54,9 @@ enum Eddystone {
                 f.set(.tlmData, string: Hex.string(p[2...]))
                 return
             }
-            guard p.count >= 14, let battery = p.u16be(2), let temp = p.u16be(4), let count = p.u32be(6), let secs = p.u32be(10) else {
+            guard p.count >= 14, let battery = p.u16be(2), let temp = p.u16be(4), let count = p.u32be(6),
+                let secs = p.u32be(10)
+            else {
                 return short("TLM", p.count, 14, offset, &errors)
             }
             f.set(.tlmEncrypted, .bool(false))

@@ -44,7 +44,8 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
     private let keys: [String]
 
     enum CodingKeys: String, CodingKey {
-        case companyID = "company_id", name, match, fields
+        case companyID = "company_id"
+        case name, match, fields
     }
 
     public init(companyID: Int, name: String, match: String?, fields: [Field]) {
@@ -66,9 +67,13 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
     /// The checks the types cannot make, as ``ConfigIssue``s under `decoders[i]`.
     func validate(index: Int) throws {
         let key = "decoders.\(index)"
-        if !(0...0xFFFF).contains(companyID) { throw ConfigIssue(key: key + ".company_id", "expected 0…0xFFFF, found \(companyID)") }
+        if !(0...0xFFFF).contains(companyID) {
+            throw ConfigIssue(key: key + ".company_id", "expected 0…0xFFFF, found \(companyID)")
+        }
         if name.isEmpty { throw ConfigIssue(key: key + ".name", "must not be empty") }
-        if let match, Hex.bytes(match) == nil { throw ConfigIssue(key: key + ".match", "expected hex bytes such as \"0102\", found '\(match)'") }
+        if let match, Hex.bytes(match) == nil {
+            throw ConfigIssue(key: key + ".match", "expected hex bytes such as \"0102\", found '\(match)'")
+        }
         for (j, f) in fields.enumerated() where f.offset < 0 {
             throw ConfigIssue(key: key + ".fields.\(j).offset", "must be 0 or more")
         }
@@ -79,11 +84,17 @@ public struct ManufacturerDecoder: Decodable, Sendable, Hashable {
         return payload.count >= prefix.count && zip(payload, prefix).allSatisfy { $0 == $1 }
     }
 
-    func decode(_ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList, errors: inout [Value]) {
+    func decode(
+        _ p: UnsafeRawBufferPointer, at offset: Int, into f: inout some ReportWriter, frames: inout FrameList,
+        errors: inout [Value]
+    ) {
         frames.append(.named(name))
         for (field, key) in zip(fields, keys) {
             guard let v = Self.read(field.type, p, field.offset) else {
-                errors.append(.string("offset \(offset + field.offset): \(name).\(field.name) (\(field.type.rawValue)) runs past the end of \(p.count) bytes"))
+                errors.append(
+                    .string(
+                        "offset \(offset + field.offset): \(name).\(field.name) (\(field.type.rawValue)) runs past the end of \(p.count) bytes"
+                    ))
                 continue
             }
             if let scale = field.scale {

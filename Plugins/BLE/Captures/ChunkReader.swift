@@ -43,7 +43,8 @@ final class ChunkReader {
             // A damaged length field must not make the reader allocate what it claims.
             if let fileSize, offset + n > fileSize { return false }
             guard n <= Self.recordLimit else {
-                throw CaptureError(path: path, offset: offset, reason: "a record of \(n) bytes: the capture is damaged here")
+                throw CaptureError(
+                    path: path, offset: offset, reason: "a record of \(n) bytes: the capture is damaged here")
             }
             buffer += [UInt8](repeating: 0, count: n - buffer.count)
         }

@@ -38,7 +38,8 @@ final class HCIController {
         // ignoring "command disallowed" when none was running.
         try command(ogf: 0x08, ocf: 0x000C, [0, 0], allowStatus: [0x0C])
         let params: [UInt8] = [
-            p.active ? 1 : 0, UInt8(p.interval & 0xFF), UInt8(p.interval >> 8), UInt8(p.window & 0xFF), UInt8(p.window >> 8),
+            p.active ? 1 : 0, UInt8(p.interval & 0xFF), UInt8(p.interval >> 8), UInt8(p.window & 0xFF),
+            UInt8(p.window >> 8),
             0, 0,  // own address public, accept all advertisers
         ]
         try command(ogf: 0x08, ocf: 0x000B, params)
@@ -62,7 +63,10 @@ final class HCIController {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
-                throw ScanError(message: "hci\(adapter) did not answer command 0x\(String(opcode, radix: 16)) within \(commandTimeout) s")
+                throw ScanError(
+                    message:
+                        "hci\(adapter) did not answer command 0x\(String(opcode, radix: 16)) within \(commandTimeout) s"
+                )
             }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, Int32(remaining * 1000))
@@ -71,7 +75,8 @@ final class HCIController {
             guard let event = try readPacket() else { continue }
             if let status = Self.completion(of: event, opcode: opcode) {
                 if status == 0 || allowStatus.contains(status) { return }
-                throw ScanError(message: "hci\(adapter) refused command 0x\(String(opcode, radix: 16)): \(Self.statusText(status))")
+                throw ScanError(
+                    message: "hci\(adapter) refused command 0x\(String(opcode, radix: 16)): \(Self.statusText(status))")
             }
             early.append(event)
         }

@@ -22,13 +22,21 @@ enum HCISocket {
     /// Opens and binds a raw socket to adapter `index`, filtered to the events scanning needs.
     /// - Throws: ``ScanError`` saying what to do for each usual cause.
     static func open(adapter index: Int) throws -> Int32 {
-        let fd = socket(afBluetooth, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), btprotoHCI)
+        let fd = socket(
+            afBluetooth, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue),
+            btprotoHCI)
         guard fd >= 0 else {
             switch errno {
             case EPERM, EACCES:
-                throw ScanError(message: "no permission for a raw HCI socket: run as root, or grant the capability: sudo setcap cap_net_raw,cap_net_admin+eip $(which daq)")
+                throw ScanError(
+                    message:
+                        "no permission for a raw HCI socket: run as root, or grant the capability: sudo setcap cap_net_raw,cap_net_admin+eip $(which daq)"
+                )
             case EAFNOSUPPORT, EPROTONOSUPPORT:
-                throw ScanError(message: "this kernel has no Bluetooth support (AF_BLUETOOTH): load the bluetooth module, or use ble.replay on a capture")
+                throw ScanError(
+                    message:
+                        "this kernel has no Bluetooth support (AF_BLUETOOTH): load the bluetooth module, or use ble.replay on a capture"
+                )
             default:
                 throw ScanError(message: "cannot open an HCI socket: \(String(cString: strerror(errno)))")
             }
@@ -43,9 +51,11 @@ enum HCISocket {
             close(fd)
             switch code {
             case ENODEV:
-                throw ScanError(message: "no Bluetooth adapter hci\(index): list adapters with 'hciconfig' or 'bluetoothctl list'")
+                throw ScanError(
+                    message: "no Bluetooth adapter hci\(index): list adapters with 'hciconfig' or 'bluetoothctl list'")
             case EPERM, EACCES:
-                throw ScanError(message: "no permission to bind hci\(index): run as root or grant cap_net_raw,cap_net_admin")
+                throw ScanError(
+                    message: "no permission to bind hci\(index): run as root or grant cap_net_raw,cap_net_admin")
             default:
                 throw ScanError(message: "cannot bind hci\(index): \(String(cString: strerror(code)))")
             }
@@ -68,7 +78,10 @@ enum HCISocket {
     /// The error for a failed write of a command, naming the usual cause.
     static func writeError(adapter index: Int, errno code: Int32) -> ScanError {
         if code == ENETDOWN {
-            return ScanError(message: "adapter hci\(index) is down: power it on with 'bluetoothctl power on' or 'sudo hciconfig hci\(index) up'")
+            return ScanError(
+                message:
+                    "adapter hci\(index) is down: power it on with 'bluetoothctl power on' or 'sudo hciconfig hci\(index) up'"
+            )
         }
         return ScanError(message: "cannot send an HCI command to hci\(index): \(String(cString: strerror(code)))")
     }

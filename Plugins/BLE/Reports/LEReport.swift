@@ -74,26 +74,34 @@ enum HCIEvents {
     static func reports(in e: UnsafeRawBufferPointer, timestamp: Double, _ body: (LEReport) -> Void) throws {
         guard e.count >= 3, e[0] == 0x3E else { return }
         let declared = Int(e[1])
-        guard declared + 2 <= e.count else { throw Malformed(offset: 1, reason: "event length \(declared) runs past the \(e.count - 2) bytes present") }
+        guard declared + 2 <= e.count else {
+            throw Malformed(offset: 1, reason: "event length \(declared) runs past the \(e.count - 2) bytes present")
+        }
         let sub = e[2]
         guard sub == 0x02 || sub == 0x0D else { return }
         guard let n = e.u8(3) else { throw Malformed(offset: 3, reason: "no report count") }
         var i = 4
         for r in 0..<Int(n) {
             if sub == 0x02 {
-                guard let type = e.u8(i), let addrType = e.u8(i + 1), let address = e.slice(i + 2, 6), let length = e.u8(i + 8),
+                guard let type = e.u8(i), let addrType = e.u8(i + 1), let address = e.slice(i + 2, 6),
+                    let length = e.u8(i + 8),
                     let data = e.slice(i + 9, Int(length)), let rssi = e.i8(i + 9 + Int(length))
                 else { throw Malformed(offset: i, reason: "report \(r + 1) of \(n) is cut short") }
                 let name = legacyName(type)
-                body(LEReport(timestamp: timestamp, address: address, addressType: addrType, eventType: name,
-                              rssi: rssi == 127 ? nil : rssi, txPower: nil, data: data))
+                body(
+                    LEReport(
+                        timestamp: timestamp, address: address, addressType: addrType, eventType: name,
+                        rssi: rssi == 127 ? nil : rssi, txPower: nil, data: data))
                 i += 10 + Int(length)
             } else {
-                guard let type = e.u16le(i), let addrType = e.u8(i + 2), let address = e.slice(i + 3, 6), let tx = e.i8(i + 12),
+                guard let type = e.u16le(i), let addrType = e.u8(i + 2), let address = e.slice(i + 3, 6),
+                    let tx = e.i8(i + 12),
                     let rssi = e.i8(i + 13), let length = e.u8(i + 23), let data = e.slice(i + 24, Int(length))
                 else { throw Malformed(offset: i, reason: "extended report \(r + 1) of \(n) is cut short") }
-                body(LEReport(timestamp: timestamp, address: address, addressType: addrType, eventType: extendedName(type),
-                              rssi: rssi == 127 ? nil : rssi, txPower: tx == 127 ? nil : tx, data: data))
+                body(
+                    LEReport(
+                        timestamp: timestamp, address: address, addressType: addrType, eventType: extendedName(type),
+                        rssi: rssi == 127 ? nil : rssi, txPower: tx == 127 ? nil : tx, data: data))
                 i += 24 + Int(length)
             }
         }
@@ -120,14 +128,22 @@ enum HCIEvents {
 
     /// Advertising PDUs captured on air (LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR): header, AdvA,
     /// AdvData. Only PDUs that carry advertising data are reports.
-    static func linkLayer(_ pdu: UnsafeRawBufferPointer, rssi: Int8?, timestamp: Double, _ body: (LEReport) -> Void) throws {
+    static func linkLayer(_ pdu: UnsafeRawBufferPointer, rssi: Int8?, timestamp: Double, _ body: (LEReport) -> Void)
+        throws
+    {
         // Access address (4), header (2), payload.
-        guard pdu.count >= 6, let header = pdu.u8(4), let length = pdu.u8(5) else { throw Malformed(offset: 0, reason: "link-layer packet shorter than its header") }
+        guard pdu.count >= 6, let header = pdu.u8(4), let length = pdu.u8(5) else {
+            throw Malformed(offset: 0, reason: "link-layer packet shorter than its header")
+        }
         let names: [UInt8: String] = [0: "ADV_IND", 2: "ADV_NONCONN_IND", 4: "SCAN_RSP", 6: "ADV_SCAN_IND"]
         guard let name = names[header & 0x0F] else { return }
         guard length >= 6, let address = pdu.slice(6, 6), let data = pdu.slice(12, Int(length) - 6) else {
-            throw Malformed(offset: 5, reason: "advertising PDU length \(length) runs past the \(pdu.count - 6) bytes present")
+            throw Malformed(
+                offset: 5, reason: "advertising PDU length \(length) runs past the \(pdu.count - 6) bytes present")
         }
-        body(LEReport(timestamp: timestamp, address: address, addressType: (header >> 6) & 1, eventType: name, rssi: rssi, txPower: nil, data: data))
+        body(
+            LEReport(
+                timestamp: timestamp, address: address, addressType: (header >> 6) & 1, eventType: name, rssi: rssi,
+                txPower: nil, data: data))
     }
 }

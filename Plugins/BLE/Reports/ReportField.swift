@@ -10,7 +10,8 @@ enum ReportField: Int, CaseIterable {
     case flags, name, txPower, manufacturerID, manufacturerData
     case services, frames, errors, data
     case ibeaconUUID, ibeaconMajor, ibeaconMinor, ibeaconMeasuredPower
-    case altbeaconID, altbeaconID1, altbeaconID2, altbeaconID3, altbeaconReferenceRSSI, altbeaconMfgReserved, altbeaconCompany
+    case altbeaconID, altbeaconID1, altbeaconID2, altbeaconID3, altbeaconReferenceRSSI, altbeaconMfgReserved,
+        altbeaconCompany
     case ruuviTemperature, ruuviHumidity, ruuviPressure, ruuviAccelerationX, ruuviAccelerationY, ruuviAccelerationZ
     case ruuviBatteryMV, ruuviTxPower, ruuviMovementCounter, ruuviSequence, ruuviMAC
     case eddystoneRangingData, eddystoneNamespace, eddystoneInstance, eddystoneTxPower, eddystoneURL, eddystoneEID

@@ -41,15 +41,23 @@ struct AIEntry: Sendable {
         var words = spec.split(separator: " ").map(String.init)
         guard !words.isEmpty else { return nil }
         let range = words.removeFirst()
-        if let dash = range.firstIndex(of: "-"), let lo = Int(range[..<dash]), let hi = Int(range[range.index(after: dash)...]) {
+        if let dash = range.firstIndex(of: "-"), let lo = Int(range[..<dash]),
+            let hi = Int(range[range.index(after: dash)...])
+        {
             let width = range.distance(from: range.startIndex, to: dash)
             e.ais = (lo...hi).map { String($0).leftPadded(to: width) }
         } else {
             e.ais = [range]
         }
         for w in words {
-            if w == "*" { e.predefined = true; continue }
-            if w.hasPrefix("dlpkey") { e.isPrimaryKey = true; continue }
+            if w == "*" {
+                e.predefined = true
+                continue
+            }
+            if w.hasPrefix("dlpkey") {
+                e.isPrimaryKey = true
+                continue
+            }
             e.components.append(Self.component(w))
         }
         return e
@@ -97,13 +105,18 @@ struct AIEntry: Sendable {
         "00": "sscc", "01": "gtin", "02": "content_gtin", "10": "batch_lot", "11": "production_date", "12": "due_date",
         "13": "packaging_date", "15": "best_before_date", "16": "sell_by_date", "17": "expiry_date", "20": "variant",
         "21": "serial", "22": "cpv", "235": "tpx", "240": "additional_id", "241": "customer_part_number",
-        "242": "made_to_order_variant", "250": "secondary_serial", "251": "reference_to_source", "253": "gdti", "255": "gcn",
+        "242": "made_to_order_variant", "250": "secondary_serial", "251": "reference_to_source", "253": "gdti",
+        "255": "gcn",
         "30": "variable_count", "37": "count", "400": "order_number", "401": "ginc", "402": "gsin", "403": "route",
-        "410": "ship_to_gln", "411": "bill_to_gln", "412": "purchase_from_gln", "413": "ship_for_gln", "414": "location_gln",
+        "410": "ship_to_gln", "411": "bill_to_gln", "412": "purchase_from_gln", "413": "ship_for_gln",
+        "414": "location_gln",
         "415": "pay_to_gln", "416": "production_location_gln", "417": "party_gln", "420": "ship_to_postal_code",
-        "421": "ship_to_postal_code_iso", "422": "origin_country", "7003": "expiry_date_time", "8001": "roll_dimensions",
-        "8003": "grai", "8004": "giai", "8006": "itip", "8008": "production_date_time", "8010": "cpid", "8011": "cpid_serial",
-        "8013": "gmn", "8017": "gsrn_provider", "8018": "gsrn_recipient", "8020": "payment_reference", "8200": "product_url",
+        "421": "ship_to_postal_code_iso", "422": "origin_country", "7003": "expiry_date_time",
+        "8001": "roll_dimensions",
+        "8003": "grai", "8004": "giai", "8006": "itip", "8008": "production_date_time", "8010": "cpid",
+        "8011": "cpid_serial",
+        "8013": "gmn", "8017": "gsrn_provider", "8018": "gsrn_recipient", "8020": "payment_reference",
+        "8200": "product_url",
         "90": "internal",
     ]
 

@@ -6,7 +6,8 @@ import Foundation
 public enum DigitalLink {
     /// Whether `text` looks like an HTTP(S) URI, so it is read as a Digital Link.
     public static func isCandidate(_ text: String) -> Bool {
-        text.hasPrefix("https://") || text.hasPrefix("http://") || text.hasPrefix("HTTPS://") || text.hasPrefix("HTTP://")
+        text.hasPrefix("https://") || text.hasPrefix("http://") || text.hasPrefix("HTTPS://")
+            || text.hasPrefix("HTTP://")
     }
 
     /// The element strings of a Digital Link URI; offsets in errors count characters of `text`.
@@ -34,10 +35,14 @@ public enum DigitalLink {
             s = e + 1
         }
         // The primary key may follow a path prefix of the resolver's own (`/shop/01/…`).
-        guard let keyIndex = segments.indices.first(where: { i in
-            AITable.entries[String(decoding: segments[i].1, as: UTF8.self)]?.isPrimaryKey == true && i + 1 < segments.count
-        }) else {
-            data.errors.append("offset \(pathStart): no GS1 primary key (/01/, /00/, /414/, …) with a value in the path")
+        guard
+            let keyIndex = segments.indices.first(where: { i in
+                AITable.entries[String(decoding: segments[i].1, as: UTF8.self)]?.isPrimaryKey == true
+                    && i + 1 < segments.count
+            })
+        else {
+            data.errors.append(
+                "offset \(pathStart): no GS1 primary key (/01/, /00/, /414/, …) with a value in the path")
             return data
         }
         var i = keyIndex
@@ -45,7 +50,8 @@ public enum DigitalLink {
             let (at, aiBytes) = segments[i]
             let ai = String(decoding: aiBytes, as: UTF8.self)
             guard let entry = AITable.entries[ai] else {
-                data.errors.append("offset \(at): unknown application identifier (\(PrintableText.escaped(ai))) in the path")
+                data.errors.append(
+                    "offset \(at): unknown application identifier (\(PrintableText.escaped(ai))) in the path")
                 break
             }
             let (valueAt, valueBytes) = segments[i + 1]
@@ -65,7 +71,8 @@ public enum DigitalLink {
                 // Other parameters (linkType, context) are not AIs and are left alone.
                 if !key.isEmpty, key.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
                     if let entry = AITable.entries[key] {
-                        element(entry, percentDecoded(Array(bytes[(eq + 1)..<e])), at: eq + 1, today: today, into: &data)
+                        element(
+                            entry, percentDecoded(Array(bytes[(eq + 1)..<e])), at: eq + 1, today: today, into: &data)
                     } else {
                         data.errors.append("offset \(q): unknown application identifier (\(key)) in the query")
                     }
@@ -76,7 +83,8 @@ public enum DigitalLink {
         return data
     }
 
-    private static func element(_ entry: AIEntry, _ raw: [UInt8], at offset: Int, today: Date, into data: inout GS1Data) {
+    private static func element(_ entry: AIEntry, _ raw: [UInt8], at offset: Int, today: Date, into data: inout GS1Data)
+    {
         // Digital Link writes a GTIN-8/12/13 as 14 digits or as is; GS1 keys are 14 digits.
         var raw = raw
         if entry.ai == "01" || entry.ai == "02", [8, 12, 13].contains(raw.count) {

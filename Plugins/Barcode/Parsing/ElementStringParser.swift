@@ -28,7 +28,9 @@ public enum ElementStringParser {
             if entry.predefined {
                 end = start + entry.maxLength
                 if end > bytes.count {
-                    data.errors.append("offset \(start): AI (\(entry.ai)) needs \(entry.maxLength) characters, found \(bytes.count - start)")
+                    data.errors.append(
+                        "offset \(start): AI (\(entry.ai)) needs \(entry.maxLength) characters, found \(bytes.count - start)"
+                    )
                     return data
                 }
             } else {
@@ -36,7 +38,8 @@ public enum ElementStringParser {
                 if end - start > entry.maxLength {
                     // No separator where one was needed: the data runs into what follows.
                     data.errors.append(
-                        "offset \(start): AI (\(entry.ai)) holds at most \(entry.maxLength) characters, found \(end - start) before the next separator (a missing FNC1?)")
+                        "offset \(start): AI (\(entry.ai)) holds at most \(entry.maxLength) characters, found \(end - start) before the next separator (a missing FNC1?)"
+                    )
                     end = start + entry.maxLength
                 }
             }

@@ -13,17 +13,22 @@ public struct SymbologyIdentifier: Sendable, Equatable {
     /// Names by AIM code character and modifier; `*` stands for any modifier.
     static let table: [String: (String, Bool)] = [
         "C0": ("code-128", false), "C1": ("gs1-128", true), "C2": ("code-128", false), "C4": ("code-128", false),
-        "E0": ("ean-13", false), "E1": ("ean-add-on-2", false), "E2": ("ean-add-on-5", false), "E3": ("ean-13-add-on", false),
-        "E4": ("ean-8", false), "d0": ("datamatrix", false), "d1": ("datamatrix", false), "d2": ("gs1-datamatrix", true),
-        "d3": ("datamatrix", false), "d4": ("datamatrix", false), "d5": ("datamatrix", false), "d6": ("datamatrix", false),
+        "E0": ("ean-13", false), "E1": ("ean-add-on-2", false), "E2": ("ean-add-on-5", false),
+        "E3": ("ean-13-add-on", false),
+        "E4": ("ean-8", false), "d0": ("datamatrix", false), "d1": ("datamatrix", false),
+        "d2": ("gs1-datamatrix", true),
+        "d3": ("datamatrix", false), "d4": ("datamatrix", false), "d5": ("datamatrix", false),
+        "d6": ("datamatrix", false),
         "Q0": ("qr", false), "Q1": ("qr", false), "Q2": ("qr", false), "Q3": ("gs1-qr", true), "Q4": ("qr", false),
         "Q5": ("gs1-qr", true), "Q6": ("qr", false), "I0": ("itf", false), "I1": ("itf", false), "I3": ("itf", false),
         "A0": ("code-39", false), "A1": ("code-39", false), "A3": ("code-39", false), "A4": ("code-39", false),
         "A7": ("code-39", false), "F0": ("codabar", false), "F1": ("codabar", false), "F2": ("codabar", false),
         "F4": ("codabar", false), "G0": ("code-93", false), "e0": ("gs1-databar", true), "e1": ("gs1-databar", true),
         "L0": ("pdf417", false), "L1": ("pdf417", false), "L2": ("pdf417", false), "z0": ("aztec", false),
-        "z1": ("aztec", false), "z3": ("aztec", false), "z4": ("aztec", false), "z5": ("aztec", false), "z6": ("aztec", false),
-        "z7": ("aztec", false), "z8": ("aztec", false), "z9": ("aztec", false), "zA": ("aztec", false), "zB": ("aztec", false),
+        "z1": ("aztec", false), "z3": ("aztec", false), "z4": ("aztec", false), "z5": ("aztec", false),
+        "z6": ("aztec", false),
+        "z7": ("aztec", false), "z8": ("aztec", false), "z9": ("aztec", false), "zA": ("aztec", false),
+        "zB": ("aztec", false),
         "zC": ("gs1-aztec", true), "J1": ("gs1-dotcode", true), "J0": ("dotcode", false), "X0": ("other", false),
         "M0": ("msi", false), "M1": ("msi", false), "S0": ("code-2of5", false), "R0": ("code-2of5", false),
     ]
@@ -39,7 +44,9 @@ public struct SymbologyIdentifier: Sendable, Equatable {
                 if key == "E0", data.count == 13, data.first == UInt8(ascii: "0") { name = "upc-a" }
                 if key == "I1" && data.count == 14 && Mod10.isValid(data) { name = "itf-14" }
                 // A GS1 QR may hold a Digital Link URI instead of element strings.
-                if (key == "Q1" || key == "d1") && DigitalLink.isCandidate(String(decoding: data, as: UTF8.self)) { gs1 = true }
+                if (key == "Q1" || key == "d1") && DigitalLink.isCandidate(String(decoding: data, as: UTF8.self)) {
+                    gs1 = true
+                }
                 return SymbologyIdentifier(name: name, isGS1: gs1, aim: aim, data: data)
             }
             return SymbologyIdentifier(name: "unknown", isGS1: false, aim: aim, data: data)
@@ -52,7 +59,7 @@ public struct SymbologyIdentifier: Sendable, Equatable {
         guard d.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return "unknown" }
         switch d.count {
         case 8:
-            if (d[0] == 0x30 || d[0] == 0x31), let upcA = expandUPCE(d), Mod10.isValid(upcA) { return "upc-e" }
+            if d[0] == 0x30 || d[0] == 0x31, let upcA = expandUPCE(d), Mod10.isValid(upcA) { return "upc-e" }
             return Mod10.isValid(d) ? "ean-8" : "unknown"
         case 12: return Mod10.isValid(d) ? "upc-a" : "unknown"
         case 13: return Mod10.isValid(d) ? "ean-13" : "unknown"
@@ -65,7 +72,9 @@ public struct SymbologyIdentifier: Sendable, Equatable {
     /// of the six digits as GS1 specifies.
     public static func expandUPCE(_ e: [UInt8]) -> [UInt8]? {
         guard e.count == 8 else { return nil }
-        let ns = e[0], x = Array(e[1...6]), check = e[7]
+        let ns = e[0]
+        let x = Array(e[1...6])
+        let check = e[7]
         let z = UInt8(ascii: "0")
         var body: [UInt8]
         switch x[5] {

@@ -43,14 +43,19 @@ final class ControlInput {
 
     /// The commands waiting now; unknown words are returned as errors to report.
     func take() throws -> (commands: [String], unknown: [String]) {
-        var commands: [String] = [], unknown: [String] = []
+        var commands: [String] = []
+        var unknown: [String] = []
         while true {
             var word = ""
             let result = try reader.nextLine { word = String(decoding: $0, as: UTF8.self) }
             guard result == .line else { break }
             let w = word.trimmingCharacters(in: .whitespaces).lowercased()
             if w.isEmpty { continue }
-            if w == "trigger" || w == "cancel" { commands.append(w) } else { unknown.append("\(path):\(reader.lineNumber): '\(word)'") }
+            if w == "trigger" || w == "cancel" {
+                commands.append(w)
+            } else {
+                unknown.append("\(path):\(reader.lineNumber): '\(word)'")
+            }
         }
         return (commands, unknown)
     }

@@ -27,7 +27,10 @@ final class HIDDevice: ScannerDevice {
             let reason = String(cString: strerror(errno))
             _ = close(fd)
             throw DeviceError(
-                path: path, reason: "cannot grab the device exclusively (\(reason)); is it an evdev device, and not grabbed by another program? Set grab: false to share it")
+                path: path,
+                reason:
+                    "cannot grab the device exclusively (\(reason)); is it an evdev device, and not grabbed by another program? Set grab: false to share it"
+            )
         }
         decoder = InputEventDecoder(layout: decoder.layout)
         return fd

@@ -24,8 +24,10 @@ public enum KeyboardLayout: String, ConfigEnum, Sendable {
         t[57] = (0x20, 0x20)  // space
         t[15] = (0x09, 0x09)  // tab
         // Keypad: digits and operators, the same with or without Shift.
-        for (code, ch) in [(71, "7"), (72, "8"), (73, "9"), (74, "-"), (75, "4"), (76, "5"), (77, "6"), (78, "+"),
-                           (79, "1"), (80, "2"), (81, "3"), (82, "0"), (83, "."), (55, "*"), (98, "/")] as [(UInt16, String)] {
+        for (code, ch) in [
+            (71, "7"), (72, "8"), (73, "9"), (74, "-"), (75, "4"), (76, "5"), (77, "6"), (78, "+"),
+            (79, "1"), (80, "2"), (81, "3"), (82, "0"), (83, "."), (55, "*"), (98, "/"),
+        ] as [(UInt16, String)] {
             let b = ch.utf8.first!
             t[code] = (b, b)
         }

@@ -38,12 +38,17 @@ enum ScanLogRecord {
             throw Bad(message: "expected timestamp,code")
         }
         guard let t = FastDouble.parse(UnsafeBufferPointer(rebasing: line[..<comma])) else {
-            throw Bad(message: "the timestamp is not a number: '\(String(decoding: UnsafeBufferPointer(rebasing: line[..<comma]), as: UTF8.self))'")
+            throw Bad(
+                message:
+                    "the timestamp is not a number: '\(String(decoding: UnsafeBufferPointer(rebasing: line[..<comma]), as: UTF8.self))'"
+            )
         }
         let code = UnsafeBufferPointer(rebasing: line[(comma + 1)...])
         if let i = code.firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw Bad(
-                message: "control character 0x\(String(code[i], radix: 16, uppercase: true)) at column \(comma + 2 + i): codes with control characters go in JSON Lines, escaped (\\u001d)")
+                message:
+                    "control character 0x\(String(code[i], radix: 16, uppercase: true)) at column \(comma + 2 + i): codes with control characters go in JSON Lines, escaped (\\u001d)"
+            )
         }
         return (t, .code(text: String(decoding: code, as: UTF8.self), symbology: nil))
     }

@@ -31,7 +31,9 @@ final class BoundedBody: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        guard body.readableBytes + buffer.readableBytes <= limit else { return task.eventLoop.makeFailedFuture(TooLarge()) }
+        guard body.readableBytes + buffer.readableBytes <= limit else {
+            return task.eventLoop.makeFailedFuture(TooLarge())
+        }
         var part = buffer
         body.writeBuffer(&part)
         return task.eventLoop.makeSucceededVoidFuture()

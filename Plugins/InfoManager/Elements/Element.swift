@@ -27,7 +27,9 @@ public struct Element: Sendable {
     /// When the element last changed, ISO-8601, as the file states it.
     public var updated: String?
 
-    public init(id: String, inputType: InputType, content: [(language: String, content: ElementContent)], updated: String? = nil) {
+    public init(
+        id: String, inputType: InputType, content: [(language: String, content: ElementContent)], updated: String? = nil
+    ) {
         self.id = id
         self.inputType = inputType
         self.content = content
@@ -48,7 +50,11 @@ public struct ElementAnswer: Sendable, Equatable, Codable {
     public var updated: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, inputType = "input_type", language, name, description, url, imageURL = "image_url", updated
+        case id
+        case inputType = "input_type"
+        case language, name, description, url
+        case imageURL = "image_url"
+        case updated
     }
 
     public init(element: Element, language: String, content: ElementContent) {

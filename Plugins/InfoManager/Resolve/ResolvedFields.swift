@@ -3,7 +3,8 @@ import Foundation
 
 /// The fields `infomanager.resolve` adds, and how an id is read from a sample.
 struct ResolvedFields {
-    let state: String, language: String, name: String, description: String, url: String, imageURL: String, updated: String
+    let state: String, language: String, name: String, description: String, url: String, imageURL: String,
+        updated: String
 
     init(prefix: String) {
         state = prefix + "resolve_state"

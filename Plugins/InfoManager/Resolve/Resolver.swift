@@ -150,7 +150,9 @@ final class Resolver {
     private func serviceDown(_ failure: InfoManagerClient.Failure) {
         outageUntil = monotonicNow() + outagePause
         if lastOutage == nil {
-            context.warn("\(failure); samples pass from the cache or as UNRESOLVED until it answers (retrying every \(Int(outagePause)) s or more)")
+            context.warn(
+                "\(failure); samples pass from the cache or as UNRESOLVED until it answers (retrying every \(Int(outagePause)) s or more)"
+            )
         }
         lastOutage = failure.description
         outagePause = min(outagePause * 2, 30)

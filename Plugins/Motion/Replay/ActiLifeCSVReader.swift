@@ -25,7 +25,11 @@ final class ActiLifeCSVReader: RecordingReader {
     private var clock: DeviceClock
     private let order: LocalDateTime.Order
     /// Where the time is: a date-time cell, a date cell and a time cell, or none.
-    private enum TimeSource { case timestamp(Int), dateAndTime(Int, Int), none }
+    private enum TimeSource {
+        case timestamp(Int)
+        case dateAndTime(Int, Int)
+        case none
+    }
     private var timeSource = TimeSource.none
     private var axes = (0, 1, 2)
     private var channelColumns: [Int] = []
@@ -51,12 +55,16 @@ final class ActiLifeCSVReader: RecordingReader {
             if preamble.isEmpty && !Self.matches(firstLine: text) {
                 throw BadRow(
                     path: path, line: 1,
-                    message: "not an ActiLife CSV export: it should start with '------------ Data File Created By ActiGraph', but \(RecordingSniff.describe(text))")
+                    message:
+                        "not an ActiLife CSV export: it should start with '------------ Data File Created By ActiGraph', but \(RecordingSniff.describe(text))"
+                )
             }
             preamble.append(text)
             if preamble.count > 1 && text.hasPrefix("-----") && text.allSatisfy({ $0 == "-" || $0 == " " }) { break }
             if preamble.count >= 20 {
-                throw BadRow(path: path, line: reader.lineNumber, message: "no line of dashes ends the preamble in its first 20 lines")
+                throw BadRow(
+                    path: path, line: reader.lineNumber,
+                    message: "no line of dashes ends the preamble in its first 20 lines")
             }
         }
         if preamble.isEmpty { throw BadRow(path: path, line: 1, message: "the file is empty") }
@@ -75,18 +83,26 @@ final class ActiLifeCSVReader: RecordingReader {
         }
         self.order = order
         let rate = after(" at ", in: title).flatMap { Double($0.prefix { $0.isNumber || $0 == "." }) }
-        let epoch = value("Epoch Period (hh:mm:ss)").flatMap { text in
-            Array(text.utf8).withUnsafeBufferPointer { LocalDateTime.parse($0, needDate: false) }
-        } ?? 0
+        let epoch =
+            value("Epoch Period (hh:mm:ss)").flatMap { text in
+                Array(text.utf8).withUnsafeBufferPointer { LocalDateTime.parse($0, needDate: false) }
+            } ?? 0
         clock = DeviceClock(timeZone: timeZone ?? TimeZone(identifier: "UTC")!)
-        if timeZone == nil { notes.append("ActiLife exports carry no time zone: times are read as UTC; set time_zone to say where the device was") }
+        if timeZone == nil {
+            notes.append(
+                "ActiLife exports carry no time zone: times are read as UTC; set time_zone to say where the device was")
+        }
 
         recording = RecordingInfo(format: "actilife-csv")
-        recording.device = after("Created By ", in: title).map { String($0.components(separatedBy: " ActiLife").first ?? $0) }
+        recording.device = after("Created By ", in: title).map {
+            String($0.components(separatedBy: " ActiLife").first ?? $0)
+        }
         recording.serial = value("Serial Number")
         recording.nominalRate = epoch > 0 ? 1 / epoch : rate
         recording.timeZone = clock.label
-        if let version = after(" ActiLife ", in: title)?.split(separator: " ").first { recording.extra.append(("actilife", String(version))) }
+        if let version = after(" ActiLife ", in: title)?.split(separator: " ").first {
+            recording.extra.append(("actilife", String(version)))
+        }
         if epoch > 0 {
             recording.units = "counts"
             recording.extra.append(("epoch", "\(TimeUnit.short(epoch)) s"))
@@ -100,7 +116,8 @@ final class ActiLifeCSVReader: RecordingReader {
         step = epoch > 0 ? epoch : 1 / (rate ?? 0)
         try readHeader(counts: epoch > 0)
         if recording.units == "counts" {
-            notes.append("an epoch (counts) export: axes are activity counts per \(TimeUnit.short(epoch)) s epoch, not g")
+            notes.append(
+                "an epoch (counts) export: axes are activity counts per \(TimeUnit.short(epoch)) s epoch, not g")
         }
     }
 
@@ -118,7 +135,8 @@ final class ActiLifeCSVReader: RecordingReader {
         }
         if firstIsData {
             firstRow = (bytes, line)
-            let timed = bytes.withUnsafeBufferPointer { b in LocalDateTime.parse(cells.cell(0, b), order: order) != nil }
+            let timed = bytes.withUnsafeBufferPointer { b in LocalDateTime.parse(cells.cell(0, b), order: order) != nil
+            }
             if timed { timeSource = .timestamp(0) }
             axes = timed ? (1, 2, 3) : (0, 1, 2)
             if counts { recording.units = "counts" }
@@ -134,7 +152,9 @@ final class ActiLifeCSVReader: RecordingReader {
             } else {
                 throw BadRow(
                     path: path, line: line,
-                    message: "expected a header with Accelerometer X, Y and Z (or Axis1, Axis2, Axis3), found '\(String(decoding: bytes.prefix(80), as: UTF8.self))'")
+                    message:
+                        "expected a header with Accelerometer X, Y and Z (or Axis1, Axis2, Axis3), found '\(String(decoding: bytes.prefix(80), as: UTF8.self))'"
+                )
             }
             if let t = find(["timestamp"]) {
                 timeSource = .timestamp(t)
@@ -152,14 +172,18 @@ final class ActiLifeCSVReader: RecordingReader {
         }
         if case .none = timeSource {
             guard recording.start != nil, step.isFinite, step > 0 else {
-                throw BadRow(path: path, line: line, message: "no time column, and the preamble lacks the start or the rate to count from")
+                throw BadRow(
+                    path: path, line: line,
+                    message: "no time column, and the preamble lacks the start or the rate to count from")
             }
         }
         scratch = Array(repeating: 0, count: channelColumns.count)
     }
 
     func read(into rows: inout RowBuffer, limit: Int) throws -> Bool {
-        if rows.channels.isEmpty && !channelNames.isEmpty { rows.channels = Array(repeating: [], count: channelNames.count) }
+        if rows.channels.isEmpty && !channelNames.isEmpty {
+            rows.channels = Array(repeating: [], count: channelNames.count)
+        }
         let target = rows.count + limit
         if let first = firstRow {
             firstRow = nil
@@ -191,14 +215,17 @@ final class ActiLifeCSVReader: RecordingReader {
         case .none: time = start + Double(i) * step
         case .timestamp(let t):
             guard let local = LocalDateTime.parse(cells.cell(t, bytes), order: order) else {
-                throw BadRow(path: path, line: line, message: "the timestamp is not a date-time: '\(cells.text(t, bytes))'")
+                throw BadRow(
+                    path: path, line: line, message: "the timestamp is not a date-time: '\(cells.text(t, bytes))'")
             }
             time = clock.utc(local: local)
         case .dateAndTime(let d, let t):
             guard let day = LocalDateTime.parseDay(cells.cell(d, bytes), order: order),
                 let clockTime = LocalDateTime.parse(cells.cell(t, bytes), needDate: false)
             else {
-                throw BadRow(path: path, line: line, message: "the date and time are not one: '\(cells.text(d, bytes)) \(cells.text(t, bytes))'")
+                throw BadRow(
+                    path: path, line: line,
+                    message: "the date and time are not one: '\(cells.text(d, bytes)) \(cells.text(t, bytes))'")
             }
             time = clock.utc(local: day + clockTime)
         }
@@ -208,7 +235,9 @@ final class ActiLifeCSVReader: RecordingReader {
         for (k, c) in channelColumns.enumerated() {
             // An empty cell is a missing value, not a broken row.
             let cell = cells.cell(c, bytes)
-            guard let v = cell.isEmpty ? .nan : FastDouble.parse(cell) else { throw notNumber(channelNames[k], c, bytes, line) }
+            guard let v = cell.isEmpty ? .nan : FastDouble.parse(cell) else {
+                throw notNumber(channelNames[k], c, bytes, line)
+            }
             scratch[k] = v
         }
         rows.append(time: time, x: x, y: y, z: z, line: line)

@@ -48,7 +48,12 @@ final class CSVRecordingReader: RecordingReader {
         while header == nil {
             var text: String?
             var raw: [UInt8] = []
-            guard try reader.nextLine({ text = String(decoding: $0, as: UTF8.self); raw = Array($0) }) == .line, let line = text else { break }
+            guard
+                try reader.nextLine({
+                    text = String(decoding: $0, as: UTF8.self)
+                    raw = Array($0)
+                }) == .line, let line = text
+            else { break }
             if let skip = o.skipLines, reader.lineNumber <= skip {
                 preamble.append(line)
                 continue
@@ -67,13 +72,20 @@ final class CSVRecordingReader: RecordingReader {
             }
             if header == nil {
                 if o.skipLines != nil || reader.lineNumber >= 50 {
-                    throw BadRow(path: o.path, line: reader.lineNumber, message: "expected a header naming the time, x, y and z columns, found '\(line.prefix(120))'\(o.columns.hint)")
+                    throw BadRow(
+                        path: o.path, line: reader.lineNumber,
+                        message:
+                            "expected a header naming the time, x, y and z columns, found '\(line.prefix(120))'\(o.columns.hint)"
+                    )
                 }
                 preamble.append(line)
             }
         }
         guard let header, let (t, x, y, z) = o.columns.resolve(header) else {
-            throw BadRow(path: o.path, line: max(reader.lineNumber, 1), message: reader.lineNumber == 0 ? "the file is empty" : "no header with time, x, y and z columns\(o.columns.hint)")
+            throw BadRow(
+                path: o.path, line: max(reader.lineNumber, 1),
+                message: reader.lineNumber == 0
+                    ? "the file is empty" : "no header with time, x, y and z columns\(o.columns.hint)")
         }
         delimiter = chosen
         timeColumn = t
@@ -82,14 +94,20 @@ final class CSVRecordingReader: RecordingReader {
         stepColumn = header.firstIndex(of: "stepPath")
         markerColumn = header.firstIndex(of: "timestampDate")
         // What a sample logger writes about a sample is not one of its fields.
-        let metadata = Set([stepColumn, markerColumn, header.firstIndex(of: "uptime"), header.firstIndex(of: "kind")].compactMap { $0 })
+        let metadata = Set(
+            [stepColumn, markerColumn, header.firstIndex(of: "uptime"), header.firstIndex(of: "kind")].compactMap { $0 }
+        )
         extraColumns = header.indices.filter { ![t, x, y, z].contains($0) && !metadata.contains($0) }
         extraNames = extraColumns.map { header[$0] }
         if !preamble.isEmpty {
             notes.append("skipped \(preamble.count) line(s) of metadata before the header on line \(reader.lineNumber)")
-            if let rate = Self.statedRate(preamble) { notes.append("the preamble states a sample rate of \(TimeUnit.short(rate)) Hz") }
+            if let rate = Self.statedRate(preamble) {
+                notes.append("the preamble states a sample rate of \(TimeUnit.short(rate)) Hz")
+            }
         }
-        if chosen != UInt8(ascii: ",") { notes.append("cells are delimited by \(chosen == 0x09 ? "tabs" : "'\(Character(Unicode.Scalar(chosen)))'")") }
+        if chosen != UInt8(ascii: ",") {
+            notes.append("cells are delimited by \(chosen == 0x09 ? "tabs" : "'\(Character(Unicode.Scalar(chosen)))'")")
+        }
         (info, axisScale) = try Self.axisUnits(header: header, x: x, options: o, line: reader.lineNumber)
         if axisScale != 1 { notes.append("axes converted from m/s² to g (÷ 9.80665), as units: g asks") }
         unit = o.timeUnit
@@ -101,7 +119,9 @@ final class CSVRecordingReader: RecordingReader {
 
     /// The unit the header gives the axes (phyphox's `(m/s^2)`; Sensor Logger, whose axes are
     /// m/s²), and the scale `units:` asks for.
-    private static func axisUnits(header: [String], x: Int, options o: Options, line: Int) throws -> (RecordingInfo?, Double) {
+    private static func axisUnits(header: [String], x: Int, options o: Options, line: Int) throws -> (
+        RecordingInfo?, Double
+    ) {
         var app: String?
         var recorded = ColumnMapping.unit(header[x]).map { $0.replacingOccurrences(of: "²", with: "^2") }
         if recorded == "m/s2" || recorded == "m/s/s" { recorded = "m/s^2" }
@@ -116,7 +136,9 @@ final class CSVRecordingReader: RecordingReader {
             guard let from = recorded else {
                 throw BadRow(
                     path: o.path, line: line,
-                    message: "units: g needs the unit the axes are recorded in, and the header names none (such as 'x (m/s^2)')")
+                    message:
+                        "units: g needs the unit the axes are recorded in, and the header names none (such as 'x (m/s^2)')"
+                )
             }
             if from == "m/s^2" {
                 scale = 1 / standardGravity
@@ -194,8 +216,11 @@ final class CSVRecordingReader: RecordingReader {
     private func fastRow(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, into rows: inout RowBuffer) throws {
         var starts: (Int, Int, Int, Int) = (0, 0, 0, 0)
         var ends: (Int, Int, Int, Int) = (0, 0, 0, 0)
-        guard extraColumns.isEmpty, stepColumn == nil, markerColumn == nil, unit != .datetime, memchr(bytes.baseAddress!, 0x22, bytes.count) == nil else {
-            return try slowRow(CSVSplit.cells(bytes, delimiter), line: line, cut: !reader.lastLineTerminated, into: &rows)
+        guard extraColumns.isEmpty, stepColumn == nil, markerColumn == nil, unit != .datetime,
+            memchr(bytes.baseAddress!, 0x22, bytes.count) == nil
+        else {
+            return try slowRow(
+                CSVSplit.cells(bytes, delimiter), line: line, cut: !reader.lastLineTerminated, into: &rows)
         }
         var column = 0
         var start = 0
@@ -205,21 +230,34 @@ final class CSVRecordingReader: RecordingReader {
         let n = bytes.count
         while i <= n {
             if i == n || bytes[i] == d {
-                if column == tc { (starts.0, ends.0) = (start, i) }
-                else if column == xc { (starts.1, ends.1) = (start, i) }
-                else if column == yc { (starts.2, ends.2) = (start, i) }
-                else if column == zc { (starts.3, ends.3) = (start, i) }
+                if column == tc {
+                    (starts.0, ends.0) = (start, i)
+                } else if column == xc {
+                    (starts.1, ends.1) = (start, i)
+                } else if column == yc {
+                    (starts.2, ends.2) = (start, i)
+                } else if column == zc {
+                    (starts.3, ends.3) = (start, i)
+                }
                 column += 1
                 start = i + 1
             }
             i += 1
         }
         guard column == columnCount else {
-            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the header, found \(column)\(reader.lastLineTerminated ? "" : " (the last line is cut off)")")
+            throw BadRow(
+                path: path, line: line,
+                message:
+                    "expected \(columnCount) cells as in the header, found \(column)\(reader.lastLineTerminated ? "" : " (the last line is cut off)")"
+            )
         }
         func number(_ s: Int, _ e: Int, _ name: String) throws -> Double {
             guard let v = FastDouble.parse(UnsafeBufferPointer(rebasing: bytes[s..<e])) else {
-                throw BadRow(path: path, line: line, message: "\(name) is not a number: '\(String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<e]), as: UTF8.self))'")
+                throw BadRow(
+                    path: path, line: line,
+                    message:
+                        "\(name) is not a number: '\(String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<e]), as: UTF8.self))'"
+                )
             }
             return v
         }
@@ -232,11 +270,17 @@ final class CSVRecordingReader: RecordingReader {
 
     private func slowRow(_ cells: [[UInt8]], line: Int, cut: Bool, into rows: inout RowBuffer) throws {
         guard cells.count == columnCount else {
-            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the header, found \(cells.count)\(cut ? " (the last line is cut off)" : "")")
+            throw BadRow(
+                path: path, line: line,
+                message:
+                    "expected \(columnCount) cells as in the header, found \(cells.count)\(cut ? " (the last line is cut off)" : "")"
+            )
         }
         func number(_ c: Int, _ name: String) throws -> Double {
             guard let v = cells[c].withUnsafeBufferPointer({ FastDouble.parse($0) }) else {
-                throw BadRow(path: path, line: line, message: "\(name) is not a number: '\(String(decoding: cells[c], as: UTF8.self))'")
+                throw BadRow(
+                    path: path, line: line,
+                    message: "\(name) is not a number: '\(String(decoding: cells[c], as: UTF8.self))'")
             }
             return v
         }

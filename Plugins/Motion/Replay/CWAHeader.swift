@@ -45,7 +45,9 @@ struct CWAHeader {
         loggingStart = CWATimestamp.local(u32(13))
         loggingEnd = CWATimestamp.local(u32(17))
         let sensors = h[35]
-        if sensors != 0x00 && sensors != 0xFF && sensors & 0x0F != 0 { gyroRange = 8000 / Double(1 << Int(sensors & 0x0F)) }
+        if sensors != 0x00 && sensors != 0xFF && sensors & 0x0F != 0 {
+            gyroRange = 8000 / Double(1 << Int(sensors & 0x0F))
+        }
         rate = CWATimestamp.rate(code: h[36])
         range = 16 >> Int(h[36] >> 6)
         firmware = Int(h[41])
@@ -79,7 +81,9 @@ struct CWAHeader {
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let b = bytes[i]
-            if b == UInt8(ascii: "%"), i + 2 < bytes.endIndex, let v = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+            if b == UInt8(ascii: "%"), i + 2 < bytes.endIndex,
+                let v = UInt8(String(decoding: bytes[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+            {
                 out.append(v)
                 i += 3
                 continue
@@ -97,8 +101,12 @@ enum CWATimestamp {
     /// (years from 2000); `nil` for 0, all ones, or fields that are no date.
     static func local(_ v: UInt32) -> Int64? {
         guard v != 0, v != 0xFFFF_FFFF else { return nil }
-        let year = Int(v >> 26) + 2000, month = Int(v >> 22 & 0x0F), day = Int(v >> 17 & 0x1F)
-        let hour = Int(v >> 12 & 0x1F), minute = Int(v >> 6 & 0x3F), second = Int(v & 0x3F)
+        let year = Int(v >> 26) + 2000
+        let month = Int(v >> 22 & 0x0F)
+        let day = Int(v >> 17 & 0x1F)
+        let hour = Int(v >> 12 & 0x1F)
+        let minute = Int(v >> 6 & 0x3F)
+        let second = Int(v & 0x3F)
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
         return Int64(LocalDateTime.daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second)
     }

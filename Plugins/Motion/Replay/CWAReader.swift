@@ -79,12 +79,16 @@ final class CWAReader: RecordingReader {
         let n = try input.read(into: &bytes, count: CWAHeader.size)
         guard let header = CWAHeader(Array(bytes[..<n])) else {
             if n >= 4 && CWAHeader.matches(bytes) {
-                throw DeviceFileError(path: path, reason: "the file ends at byte \(n), inside its \(CWAHeader.size)-byte header (it is cut short)")
+                throw DeviceFileError(
+                    path: path,
+                    reason: "the file ends at byte \(n), inside its \(CWAHeader.size)-byte header (it is cut short)")
             }
             let line = bytes[..<n].prefix { $0 != 0x0A }
             throw DeviceFileError(
                 path: path,
-                reason: "not an Axivity .cwa file: byte 0 does not start an 'MD' header of \(CWAHeader.size) bytes (\(n == 0 ? "the file is empty" : RecordingSniff.describe(String(decoding: line, as: UTF8.self))))")
+                reason:
+                    "not an Axivity .cwa file: byte 0 does not start an 'MD' header of \(CWAHeader.size) bytes (\(n == 0 ? "the file is empty" : RecordingSniff.describe(String(decoding: line, as: UTF8.self))))"
+            )
         }
         var clock: DeviceClock
         if let timeZone {
@@ -92,7 +96,9 @@ final class CWAReader: RecordingReader {
             notes.append("device clock taken as \(clock.label) time (time_zone)")
         } else {
             clock = DeviceClock(timeZone: TimeZone(identifier: "UTC")!)
-            notes.append(".cwa times are the device's local clock and the file names no zone: taken as UTC; set time_zone to say where it was")
+            notes.append(
+                ".cwa times are the device's local clock and the file names no zone: taken as UTC; set time_zone to say where it was"
+            )
         }
         period = 1 / header.rate
         gyroRange = header.gyroRange ?? 2000
@@ -209,7 +215,8 @@ final class CWAReader: RecordingReader {
         guard end > cursor else { return }
         let after = breakAfter ? (slopeBefore ?? period) : slopeAfter
         let before = slopeBefore ?? after
-        let t0 = currentTime, anchor = current.anchor
+        let t0 = currentTime
+        let anchor = current.anchor
         if cursor == 0, let from = gapFrom {
             let start = t0 - Double(anchor) * (0 < anchor ? before : after)
             if start - from > period / 2 { recording.findings.gaps.append((from, start - from)) }
@@ -278,7 +285,10 @@ final class CWAReader: RecordingReader {
             chunkStart = chunkEnd
             recording.findings.corruptBlocks += 1
             return .end(
-                BadRow(path: path, line: number, message: "sector \(number) at byte \(offset) is cut short: the file ends \(available) bytes into it"))
+                BadRow(
+                    path: path, line: number,
+                    message: "sector \(number) at byte \(offset) is cut short: the file ends \(available) bytes into it"
+                ))
         }
         let at = chunkStart
         let range = gyroRange
@@ -289,7 +299,9 @@ final class CWAReader: RecordingReader {
         var message = problem
         if problem == nil {
             if let r = reference {
-                if r.format != s.format || r.rate != s.rateCode { message = "changes the recording's sample format or rate" }
+                if r.format != s.format || r.rate != s.rateCode {
+                    message = "changes the recording's sample format or rate"
+                }
             } else {
                 reference = (s.format, s.rateCode)
             }

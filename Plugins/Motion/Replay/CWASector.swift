@@ -45,11 +45,14 @@ struct CWASector {
         guard Self.u16(p, 2) == 508 else { return "has a packet length of \(Self.u16(p, 2)), not 508" }
         // 16-bit words summing to zero; 256 words of at most 0xFFFF cannot overflow 32 bits.
         var sum: UInt32 = 0
-        for i in 0..<256 { sum &+= UInt32(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self))) }
+        for i in 0..<256 {
+            sum &+= UInt32(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)))
+        }
         guard sum & 0xFFFF == 0 else { return "fails its checksum" }
         format = p.load(fromByteOffset: 25, as: UInt8.self)
         rateCode = p.load(fromByteOffset: 24, as: UInt8.self)
-        let axes = Int(format >> 4), packed = format & 0x0F == 0
+        let axes = Int(format >> 4)
+        let packed = format & 0x0F == 0
         guard (packed && axes == 3) || (format & 0x0F == 2 && (axes == 3 || axes == 6 || axes == 9)) else {
             return "has an unknown sample format 0x\(String(format, radix: 16))"
         }
@@ -106,7 +109,8 @@ struct CWASector {
 
     /// Little-endian int16 axes; with six or more, gyroscope x y z come before the accelerometer's.
     private mutating func unpackWords(_ data: UnsafeRawPointer, axes: Int, scale: Double, dps: Double) {
-        let n = count, step = axes * 2
+        let n = count
+        let step = axes * 2
         let a = axes >= 6 ? 6 : 0
         @inline(__always) func word(_ i: Int, _ k: Int) -> Double {
             Double(Int16(littleEndian: data.loadUnaligned(fromByteOffset: i * step + k, as: Int16.self)))

@@ -81,7 +81,8 @@ struct DeviceClock {
     static func offsetLabel(_ seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
-        let h = minutes / 60, m = minutes % 60
+        let h = minutes / 60
+        let m = minutes % 60
         return "\(sign)\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
     }
 
@@ -94,7 +95,8 @@ struct DeviceClock {
         guard let signChar = s.first, signChar == "+" || signChar == "-" else { return nil }
         let body = s.dropFirst().filter { $0 != " " }
         let parts = body.split(separator: ":")
-        var hours = 0, minutes = 0
+        var hours = 0
+        var minutes = 0
         if parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]) {
             (hours, minutes) = (h, m)
         } else if parts.count == 1, let n = Int(parts[0]) {
@@ -107,4 +109,3 @@ struct DeviceClock {
         return signChar == "-" ? -seconds : seconds
     }
 }
-

@@ -55,17 +55,21 @@ final class GENEActivCSVReader: RecordingReader {
                 guard Self.matches(firstLine: text) else {
                     throw BadRow(
                         path: path, line: 1,
-                        message: "not a GENEActiv CSV export: it should start with 'Device Type,GENEActiv', but \(RecordingSniff.describe(text))")
+                        message:
+                            "not a GENEActiv CSV export: it should start with 'Device Type,GENEActiv', but \(RecordingSniff.describe(text))"
+                    )
                 }
                 delimiter = DelimitedCells.guess(text)
             }
             // A row starts with a date-time; a preamble line with a key.
-            let firstCell = bytes.split(separator: delimiter, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+            let firstCell =
+                bytes.split(separator: delimiter, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
             if reader.lineNumber > 1, Array(firstCell).withUnsafeBufferPointer({ LocalDateTime.parse($0) }) != nil {
                 found = (bytes, reader.lineNumber)
                 break
             }
-            let parts = text.split(separator: Character(Unicode.Scalar(delimiter)), maxSplits: 1, omittingEmptySubsequences: false)
+            let parts = text.split(
+                separator: Character(Unicode.Scalar(delimiter)), maxSplits: 1, omittingEmptySubsequences: false)
             if parts.count == 2 {
                 values[parts[0].trimmingCharacters(in: .whitespaces)] = parts[1].trimmingCharacters(in: .whitespaces)
             }
@@ -80,7 +84,8 @@ final class GENEActivCSVReader: RecordingReader {
             clock = DeviceClock(offsetSeconds: offset)
         } else {
             clock = DeviceClock(timeZone: TimeZone(identifier: "UTC")!)
-            notes.append("the preamble names no time zone: times are read as UTC; set time_zone to say where the device was")
+            notes.append(
+                "the preamble names no time zone: times are read as UTC; set time_zone to say where the device was")
         }
         recording = RecordingInfo(format: "geneactiv-csv")
         let type = values["Device Type"] ?? "GENEActiv"
@@ -107,7 +112,9 @@ final class GENEActivCSVReader: RecordingReader {
         default:
             throw BadRow(
                 path: path, line: found.line,
-                message: "expected 7 cells (time, x, y, z, lux, button, temperature) or 12 (an epoch export), found \(columnCount)")
+                message:
+                    "expected 7 cells (time, x, y, z, lux, button, temperature) or 12 (an epoch export), found \(columnCount)"
+            )
         }
         firstRow = found
         scratch = Array(repeating: 0, count: channelNames.count)
@@ -140,10 +147,13 @@ final class GENEActivCSVReader: RecordingReader {
         cells.split(bytes)
         guard cells.count == columnCount else {
             let cut = reader.lastLineTerminated ? "" : " (the last line is cut off)"
-            throw BadRow(path: path, line: line, message: "expected \(columnCount) cells as in the rows before, found \(cells.count)\(cut)")
+            throw BadRow(
+                path: path, line: line,
+                message: "expected \(columnCount) cells as in the rows before, found \(cells.count)\(cut)")
         }
         guard let local = LocalDateTime.parse(cells.cell(0, bytes)) else {
-            throw BadRow(path: path, line: line, message: "the time is not yyyy-MM-dd hh:mm:ss:mmm: '\(cells.text(0, bytes))'")
+            throw BadRow(
+                path: path, line: line, message: "the time is not yyyy-MM-dd hh:mm:ss:mmm: '\(cells.text(0, bytes))'")
         }
         var values = (0.0, 0.0, 0.0)
         for (k, name) in ["x", "y", "z"].enumerated() {
@@ -154,7 +164,9 @@ final class GENEActivCSVReader: RecordingReader {
         }
         for c in channelNames.indices {
             guard let v = cells.number(c + 4, bytes) else {
-                throw BadRow(path: path, line: line, message: "\(channelNames[c]) is not a number: '\(cells.text(c + 4, bytes))'")
+                throw BadRow(
+                    path: path, line: line, message: "\(channelNames[c]) is not a number: '\(cells.text(c + 4, bytes))'"
+                )
             }
             scratch[c] = v
         }

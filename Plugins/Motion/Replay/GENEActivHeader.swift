@@ -30,7 +30,9 @@ struct GENEActivHeader {
                 if line != "Device Identity" {
                     failure = BadRow(
                         path: path, line: reader.lineNumber,
-                        message: "not a GENEActiv .bin file: it should start with 'Device Identity', but \(RecordingSniff.describe(text))")
+                        message:
+                            "not a GENEActiv .bin file: it should start with 'Device Identity', but \(RecordingSniff.describe(text))"
+                    )
                     break
                 }
             }
@@ -44,7 +46,8 @@ struct GENEActivHeader {
                 continue
             }
             let key = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-            values[section, default: [:]][key] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            values[section, default: [:]][key] = String(line[line.index(after: colon)...]).trimmingCharacters(
+                in: .whitespaces)
             lineOf[section + "/" + key] = reader.lineNumber
         }
         if let failure { throw failure }
@@ -64,12 +67,16 @@ struct GENEActivHeader {
     /// - Throws: ``BadRow`` naming the key when it is missing or not a whole number.
     func calibration(_ key: String, path: String, nonZero: Bool = false) throws -> Double {
         guard let text = value("Calibration Data", key) else {
-            throw BadRow(path: path, line: line("Calibration Data", key), message: "the header has no calibration value '\(key)'")
+            throw BadRow(
+                path: path, line: line("Calibration Data", key), message: "the header has no calibration value '\(key)'"
+            )
         }
         guard let v = Int(text), !nonZero || v != 0 else {
             throw BadRow(
                 path: path, line: line("Calibration Data", key),
-                message: "calibration value '\(key)' should be a\(nonZero ? " non-zero" : "") whole number, found '\(text.prefix(40))'")
+                message:
+                    "calibration value '\(key)' should be a\(nonZero ? " non-zero" : "") whole number, found '\(text.prefix(40))'"
+            )
         }
         return Double(v)
     }

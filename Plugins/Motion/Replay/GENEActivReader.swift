@@ -46,14 +46,16 @@ final class GENEActivReader: RecordingReader {
         let header = try GENEActivHeader(reader: reader, path: path)
         calibration = GENEActivPage.Calibration(
             gain: (
-                try header.calibration("x gain", path: path, nonZero: true), try header.calibration("y gain", path: path, nonZero: true),
+                try header.calibration("x gain", path: path, nonZero: true),
+                try header.calibration("y gain", path: path, nonZero: true),
                 try header.calibration("z gain", path: path, nonZero: true)
             ),
             offset: (
                 try header.calibration("x offset", path: path), try header.calibration("y offset", path: path),
                 try header.calibration("z offset", path: path)
             ),
-            luxPerCount: try header.calibration("Lux", path: path) / header.calibration("Volts", path: path, nonZero: true))
+            luxPerCount: try header.calibration("Lux", path: path)
+                / header.calibration("Volts", path: path, nonZero: true))
         statedPages = header.value("Memory Status", "Number of Pages").flatMap { Int($0) }
         atPageStart = header.reachedPages
         headerRate = GENEActivHeader.leadingNumber(header.value("Configuration Info", "Measurement Frequency"))
@@ -61,13 +63,16 @@ final class GENEActivReader: RecordingReader {
         let headerZone = header.value("Configuration Info", "Time Zone")
         if let override {
             clock = DeviceClock(timeZone: override)
-            if let headerZone { notes.append("page times read in \(clock.label) (time_zone), not the header's '\(headerZone)'") }
+            if let headerZone {
+                notes.append("page times read in \(clock.label) (time_zone), not the header's '\(headerZone)'")
+            }
         } else if let offset = headerZone.flatMap(DeviceClock.parseOffset) {
             clock = DeviceClock(offsetSeconds: offset)
         } else {
             clock = DeviceClock(timeZone: TimeZone(identifier: "UTC")!)
             notes.append(
-                (headerZone.map { "the header's time zone '\($0)' is not an offset such as 'GMT +01:00'" } ?? "the header names no time zone")
+                (headerZone.map { "the header's time zone '\($0)' is not an offset such as 'GMT +01:00'" }
+                    ?? "the header names no time zone")
                     + ": page times are read as UTC; set time_zone to say where the device was")
         }
 
@@ -77,10 +82,14 @@ final class GENEActivReader: RecordingReader {
         recording.serial = header.value("Device Identity", "Device Unique Serial Code")
         recording.nominalRate = headerRate
         recording.timeZone = clock.label
-        if let firmware = header.value("Device Identity", "Device Firmware Version") { recording.extra.append(("firmware", firmware)) }
+        if let firmware = header.value("Device Identity", "Device Firmware Version") {
+            recording.extra.append(("firmware", firmware))
+        }
         if let statedPages { recording.extra.append(("pages", String(statedPages))) }
         if !atPageStart && statedPages ?? 0 > 0 {
-            throw BadRow(path: path, line: max(reader.lineNumber, 1), message: "the file ends in its header, before the first page (it is cut short)")
+            throw BadRow(
+                path: path, line: max(reader.lineNumber, 1),
+                message: "the file ends in its header, before the first page (it is cut short)")
         }
         // The first page now, so the log can say when the recording starts.
         do { _ = try loadPage() } catch let bad as BadRow { deferred = bad }
@@ -126,7 +135,9 @@ final class GENEActivReader: RecordingReader {
             let line = GENEActivHeader.clean(text)
             if line == "Recorded Data" {
                 atPageStart = true
-                return try badPage(number, line: pageLine, "its header stops after \(k) of 8 lines (the next page starts on line \(reader.lineNumber))")
+                return try badPage(
+                    number, line: pageLine,
+                    "its header stops after \(k) of 8 lines (the next page starts on line \(reader.lineNumber))")
             }
             // By byte, not Character: grapheme breaking showed in profiles at 8 lines a page.
             if let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) {
@@ -136,7 +147,8 @@ final class GENEActivReader: RecordingReader {
         let time = fields["Page Time"].flatMap { text in
             Array(text.utf8).withUnsafeBufferPointer { LocalDateTime.parse($0) }
         }
-        let rate = GENEActivHeader.leadingNumber(fields["Measurement Frequency"]).flatMap { $0 > 0 ? $0 : nil } ?? headerRate
+        let rate =
+            GENEActivHeader.leadingNumber(fields["Measurement Frequency"]).flatMap { $0 > 0 ? $0 : nil } ?? headerRate
         page.temperature = fields["Temperature"].flatMap { Double($0) } ?? .nan
         let start = time.map { clock.utc(local: $0) } ?? 0
         let period = 1 / (rate ?? 1)
@@ -162,7 +174,8 @@ final class GENEActivReader: RecordingReader {
         page.line = reader.lineNumber
         if isNewPage {
             atPageStart = true
-            return try badPage(number, line: pageLine, "it has no data line (the next page starts on line \(reader.lineNumber))")
+            return try badPage(
+                number, line: pageLine, "it has no data line (the next page starts on line \(reader.lineNumber))")
         }
         if let problem {
             page.count = 0
@@ -208,7 +221,9 @@ final class GENEActivReader: RecordingReader {
         }
         if skipped > 0 {
             recording.findings.corruptBlocks += 1
-            throw BadRow(path: path, line: first, message: "after page \(pagesSeen): \(skipped) line(s) that belong to no page, skipped")
+            throw BadRow(
+                path: path, line: first,
+                message: "after page \(pagesSeen): \(skipped) line(s) that belong to no page, skipped")
         }
     }
 
@@ -218,7 +233,8 @@ final class GENEActivReader: RecordingReader {
         if let stated = statedPages, pagesSeen < stated {
             throw BadRow(
                 path: path, line: max(reader.lineNumber, 1),
-                message: "the header states \(stated) pages, but the file ends after page \(pagesSeen) (it is cut short)")
+                message:
+                    "the header states \(stated) pages, but the file ends after page \(pagesSeen) (it is cut short)")
         }
         return false
     }
@@ -231,6 +247,7 @@ final class GENEActivReader: RecordingReader {
     private func cutShort(_ number: Int, _ message: String) throws -> Bool {
         ended = true
         recording.findings.corruptBlocks += 1
-        throw BadRow(path: path, line: max(reader.lineNumber, 1), message: "page \(number): \(message): the file is cut short")
+        throw BadRow(
+            path: path, line: max(reader.lineNumber, 1), message: "page \(number): \(message): the file is cut short")
     }
 }

@@ -71,9 +71,13 @@ final class GT3XLog {
                 let at = offset
                 number += 1
                 let skipped = try resync()
-                return .corrupt(number: number, offset: at, reason: "no record separator here; skipped \(skipped) bytes to the next valid record")
+                return .corrupt(
+                    number: number, offset: at,
+                    reason: "no record separator here; skipped \(skipped) bytes to the next valid record")
             }
-            let size = Int(UInt16(p.load(fromByteOffset: 6, as: UInt8.self)) | UInt16(p.load(fromByteOffset: 7, as: UInt8.self)) << 8)
+            let size = Int(
+                UInt16(p.load(fromByteOffset: 6, as: UInt8.self)) | UInt16(p.load(fromByteOffset: 7, as: UInt8.self))
+                    << 8)
             guard try ensure(9 + size) else {
                 if let failure { return try raise(failure) }
                 return truncated("log.bin ends inside a record of \(size) payload bytes")
@@ -87,7 +91,8 @@ final class GT3XLog {
             }
             return .record(
                 Record(
-                    type: r.load(fromByteOffset: 1, as: UInt8.self), timestamp: UInt32(littleEndian: r.loadUnaligned(fromByteOffset: 2, as: UInt32.self)),
+                    type: r.load(fromByteOffset: 1, as: UInt8.self),
+                    timestamp: UInt32(littleEndian: r.loadUnaligned(fromByteOffset: 2, as: UInt32.self)),
                     payload: UnsafeRawBufferPointer(start: r + 8, count: size), number: number, offset: at))
         }
     }
@@ -112,7 +117,8 @@ final class GT3XLog {
                 i += 1
                 continue
             }
-            let size = Int(r.load(fromByteOffset: 6, as: UInt8.self)) | Int(r.load(fromByteOffset: 7, as: UInt8.self)) << 8
+            let size =
+                Int(r.load(fromByteOffset: 6, as: UInt8.self)) | Int(r.load(fromByteOffset: 7, as: UInt8.self)) << 8
             guard r.load(as: UInt8.self) == 0x1E, end - i >= 9 + size, type != 0x00, type != 0x1A else { return nil }
             if Self.checksumMatches(r, size: size) {
                 let record = Record(
@@ -152,7 +158,9 @@ final class GT3XLog {
                 start = end
                 return skipped
             }
-            let size = Int(buffer.load(fromByteOffset: start + 6, as: UInt8.self)) | Int(buffer.load(fromByteOffset: start + 7, as: UInt8.self)) << 8
+            let size =
+                Int(buffer.load(fromByteOffset: start + 6, as: UInt8.self)) | Int(
+                    buffer.load(fromByteOffset: start + 7, as: UInt8.self)) << 8
             // A 0x1E inside the damage may claim more bytes than are left: not a record, scan on.
             if try ensure(9 + size), Self.checksumMatches(buffer.baseAddress! + start, size: size) { return skipped }
             start += 1

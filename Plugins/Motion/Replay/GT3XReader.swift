@@ -22,7 +22,8 @@ final class GT3XReader: RecordingReader {
     var info: RecordingInfo? { recording }
 
     /// The record being emitted: where its payload is, its kind, and how far it got.
-    private var pending: (payload: UnsafeRawBufferPointer, packed: Bool, next: Int, count: Int, utc: Double, number: Int)?
+    private var pending:
+        (payload: UnsafeRawBufferPointer, packed: Bool, next: Int, count: Int, utc: Double, number: Int)?
     /// Filled samples still to emit: from local second `second`, sample `index` of it, until local second `until`.
     private var fill: (second: Int64, index: Int, until: Int64, number: Int)?
     /// The local second the next activity record should carry.
@@ -57,16 +58,24 @@ final class GT3XReader: RecordingReader {
             if zip.entry(named: "activity.bin") != nil {
                 throw DeviceFileError(
                     path: path,
-                    reason: "an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife")
+                    reason:
+                        "an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife"
+                )
             }
             let names = zip.entries.prefix(5).map(\.name).joined(separator: ", ")
-            throw DeviceFileError(path: path, reason: "a zip without log.bin (it holds \(names.isEmpty ? "nothing" : names)) is not an ActiGraph .gt3x")
+            throw DeviceFileError(
+                path: path,
+                reason:
+                    "a zip without log.bin (it holds \(names.isEmpty ? "nothing" : names)) is not an ActiGraph .gt3x")
         }
         guard let infoEntry = zip.entry(named: "info.txt") else {
-            throw DeviceFileError(path: path, reason: "the .gt3x has no info.txt, so its sample rate and start are unknown")
+            throw DeviceFileError(
+                path: path, reason: "the .gt3x has no info.txt, so its sample rate and start are unknown")
         }
         let text = try zip.contents(of: infoEntry, limit: 1 << 20)
-        let file = GT3XInfo(text: String(decoding: text.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(text.dropFirst(3)) : text, as: UTF8.self))
+        let file = GT3XInfo(
+            text: String(
+                decoding: text.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(text.dropFirst(3)) : text, as: UTF8.self))
         log = GT3XLog(stream: try ZipEntryStream(archive: zip, entry: logEntry))
 
         if let timeZone {
@@ -76,17 +85,21 @@ final class GT3XReader: RecordingReader {
             clock = DeviceClock(.fixed(offset))
         } else {
             clock = DeviceClock(.fixed(0))
-            notes.append("info.txt names no time zone: the device clock is taken as UTC; set time_zone to say which it was")
+            notes.append(
+                "info.txt names no time zone: the device clock is taken as UTC; set time_zone to say which it was")
         }
         recording = RecordingInfo(format: "gt3x")
         recording.device = file.deviceType
         recording.serial = file.serial
         recording.timeZone = clock.name
         if let firmware = file.firmware { recording.extra.append(("firmware", firmware)) }
-        if let start = file.startLocal { recording.start = Double(clock.utc(Int64(start.rounded(.down)))) + start - start.rounded(.down) }
+        if let start = file.startLocal {
+            recording.start = Double(clock.utc(Int64(start.rounded(.down)))) + start - start.rounded(.down)
+        }
 
         // PARAMETERS comes first in log.bin: its rate and scale are wanted before the first sample.
-        let parameters: (scale: Double?, rate: Int?) = try log.peek { r in r.type == 0x15 ? Self.parameters(r.payload) : nil } ?? (nil, nil)
+        let parameters: (scale: Double?, rate: Int?) =
+            try log.peek { r in r.type == 0x15 ? Self.parameters(r.payload) : nil } ?? (nil, nil)
         guard let rate = file.rate.map({ Int($0.rounded()) }) ?? parameters.rate, rate > 0 else {
             throw DeviceFileError(path: path, reason: "neither info.txt nor a PARAMETERS record gives the sample rate")
         }
@@ -100,10 +113,14 @@ final class GT3XReader: RecordingReader {
             notes.append("\(TimeUnit.short(s)) counts per g, from info.txt")
         } else if let s = GT3XInfo.scale(forSerial: file.serial) {
             scale = s
-            notes.append("\(TimeUnit.short(s)) counts per g, as the specification gives for serial numbers starting \(file.serial!.prefix(3))")
+            notes.append(
+                "\(TimeUnit.short(s)) counts per g, as the specification gives for serial numbers starting \(file.serial!.prefix(3))"
+            )
         } else {
             scale = 341
-            notes.append("the scale is not in the file and serial '\(file.serial ?? "")' does not imply one: 341 counts per g assumed (±6 g devices)")
+            notes.append(
+                "the scale is not in the file and serial '\(file.serial ?? "")' does not imply one: 341 counts per g assumed (±6 g devices)"
+            )
         }
     }
 
@@ -160,7 +177,8 @@ final class GT3XReader: RecordingReader {
             case .corrupt(let number, let offset, let reason):
                 recording.findings.corruptBlocks += 1
                 afterCorrupt = true
-                throw BadRow(path: path, line: number, message: "log.bin record \(number) at byte \(offset) \(reason); skipped")
+                throw BadRow(
+                    path: path, line: number, message: "log.bin record \(number) at byte \(offset) \(reason); skipped")
             case .end:
                 finished = true
                 if idleSince != nil, let e = expected, latest > e {
@@ -262,7 +280,8 @@ final class GT3XReader: RecordingReader {
                 y = Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 6 + 2, as: Int16.self))
                 z = Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 6 + 4, as: Int16.self))
             }
-            rows.append(time: p.utc + Double(i) * period, x: Double(x) / k, y: Double(y) / k, z: Double(z) / k, line: p.number)
+            rows.append(
+                time: p.utc + Double(i) * period, x: Double(x) / k, y: Double(y) / k, z: Double(z) / k, line: p.number)
         }
         if !rows.filled.isEmpty { rows.filled.append(contentsOf: repeatElement(false, count: rows.count - before)) }
         if n > 0 { last = (rows.xs[rows.count - 1], rows.ys[rows.count - 1], rows.zs[rows.count - 1]) }

@@ -69,7 +69,11 @@ final class JSONRecordingReader: RecordingReader {
         if status != .line {
             ended = true
             if !lines && !scanner.isComplete {
-                throw BadRow(path: path, line: reader.lineNumber, message: "the log is cut off inside \(scanner.isInsideItem ? "an item" : "its items list") (run 'daq repair' to close it)")
+                throw BadRow(
+                    path: path, line: reader.lineNumber,
+                    message:
+                        "the log is cut off inside \(scanner.isInsideItem ? "an item" : "its items list") (run 'daq repair' to close it)"
+                )
             }
         }
     }
@@ -79,15 +83,21 @@ final class JSONRecordingReader: RecordingReader {
             throw BadRow(path: path, line: line, message: "expected a JSON object, found \(value.typeName)")
         }
         let stepPath = o["stepPath"]?.stringValue ?? ""
-        let timeKeys = columns.time.map { [$0] } ?? (lines ? ["timestamp", "time", "t", "uptime"] : ["timestamp", "uptime"])
+        let timeKeys =
+            columns.time.map { [$0] } ?? (lines ? ["timestamp", "time", "t", "uptime"] : ["timestamp", "uptime"])
         guard let time = timeKeys.lazy.compactMap({ o[$0]?.doubleValue }).first else {
-            throw BadRow(path: path, line: line, message: "no time: expected one of \(timeKeys.joined(separator: ", "))")
+            throw BadRow(
+                path: path, line: line, message: "no time: expected one of \(timeKeys.joined(separator: ", "))")
         }
         let absolute = time
-        let xKey = columns.x ?? "x", yKey = columns.y ?? "y", zKey = columns.z ?? "z"
+        let xKey = columns.x ?? "x"
+        let yKey = columns.y ?? "y"
+        let zKey = columns.z ?? "z"
         if o[xKey] == nil, o["timestampDate"] != nil || (!lines && o[yKey] == nil) {
             // A SageResearch step marker.
-            append(&rows, time: absolute, x: .nan, y: .nan, z: .nan, stepPath: stepPath, kind: .marker, extras: [], line: line)
+            append(
+                &rows, time: absolute, x: .nan, y: .nan, z: .nan, stepPath: stepPath, kind: .marker, extras: [],
+                line: line)
             return
         }
         if let sensorType, let t = o["sensorType"]?.stringValue, t != sensorType { return }
@@ -144,13 +154,23 @@ struct JSONItemScanner {
         for b in bytes {
             switch phase {
             case .start:
-                if b == UInt8(ascii: "[") { phase = .items } else if b == UInt8(ascii: "{") { phase = .rootObject } else if b > 0x20 {
+                if b == UInt8(ascii: "[") {
+                    phase = .items
+                } else if b == UInt8(ascii: "{") {
+                    phase = .rootObject
+                } else if b > 0x20 {
                     throw Failure(message: "expected a SageResearch log: an object with 'items' or a list of items")
                 }
             case .rootObject:
                 header.append(b)
                 if inString {
-                    if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if b == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if b == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else if b == UInt8(ascii: "\"") {
                     inString = true
                 } else if b == UInt8(ascii: "[") {
@@ -177,7 +197,13 @@ struct JSONItemScanner {
                 }
                 item.append(b)
                 if inString {
-                    if escaped { escaped = false } else if b == UInt8(ascii: "\\") { escaped = true } else if b == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if b == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if b == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                 } else if b == UInt8(ascii: "\"") {
                     inString = true
                 } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {

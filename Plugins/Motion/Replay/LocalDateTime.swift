@@ -60,8 +60,10 @@ enum LocalDateTime {
             count += 1
             guard i < n else { break }
             let sep = bytes[i]
-            guard sep == UInt8(ascii: "-") || sep == UInt8(ascii: "/") || sep == UInt8(ascii: ".") || sep == UInt8(ascii: ":")
-                || sep == 0x20 || sep == UInt8(ascii: "T")
+            guard
+                sep == UInt8(ascii: "-") || sep == UInt8(ascii: "/") || sep == UInt8(ascii: ".")
+                    || sep == UInt8(ascii: ":")
+                    || sep == 0x20 || sep == UInt8(ascii: "T")
             else {
                 while i < n && bytes[i] == 0x20 { i += 1 }
                 guard i == n else { return nil }

@@ -27,7 +27,9 @@ enum RecordingSniff {
         if GENEActivHeader.isFirstLine(line) { return "it looks like a GENEActiv .bin file" }
         if GENEActivCSVReader.matches(firstLine: line) { return "it looks like a GENEActiv CSV export" }
         if ActiLifeCSVReader.matches(firstLine: line) { return "it looks like an ActiLife CSV export" }
-        let printable = line.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F || $0 == "\t" || $0 == "\r" }
+        let printable = line.unicodeScalars.allSatisfy {
+            $0.value >= 0x20 && $0.value != 0x7F || $0 == "\t" || $0 == "\r"
+        }
         if !printable || line.contains("\u{FFFD}") { return "it starts with binary data" }
         if line.trimmingCharacters(in: .whitespaces).isEmpty { return "its first line is empty" }
         return "it starts with '\(line.prefix(60))'"

@@ -21,7 +21,10 @@ public enum TimeUnit: String, ConfigEnum, Sendable {
     /// The unit numeric times are in, judged from the column name and the first values.
     static func detect(column: String, values: [Double]) -> (TimeUnit, String) {
         let name = column.lowercased()
-        for unit in [TimeUnit.ms, .us, .ns] where name.hasSuffix("_\(unit.rawValue)") || name.contains("(\(unit.rawValue))") || name.contains("[\(unit.rawValue)]") {
+        for unit in [TimeUnit.ms, .us, .ns]
+        where name.hasSuffix("_\(unit.rawValue)") || name.contains("(\(unit.rawValue))")
+            || name.contains("[\(unit.rawValue)]")
+        {
             return (unit, "the column name '\(column)' says \(unit.rawValue)")
         }
         guard let first = values.first else { return (.s, "no values; assuming seconds") }

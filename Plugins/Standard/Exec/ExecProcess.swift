@@ -86,7 +86,8 @@ final class ExecProcess {
         signal(SIGPIPE, SIG_IGN)
         let context = self.context
         let me = QueueConfined(self)
-        let exitBox = self.exitBox, activity = self.activity
+        let exitBox = self.exitBox
+        let activity = self.activity
         process.terminationHandler = { p in
             exitBox.value.withLock { $0 = (p.terminationReason, p.terminationStatus) }
             activity.signal()
@@ -97,7 +98,8 @@ final class ExecProcess {
         inFD = dup(input.fileHandleForWriting.fileDescriptor)
         try? input.fileHandleForWriting.close()
         let pipes = PipesBox(output: output, errors: errors)
-        let name = "\(settings.command[0]) stdout", maxLine = settings.maxLine
+        let name = "\(settings.command[0]) stdout"
+        let maxLine = settings.maxLine
         Thread {
             // Made on the thread that alone reads with it.
             let reader = LineReader(descriptor: pipes.output.fileHandleForReading.fileDescriptor, name: name)

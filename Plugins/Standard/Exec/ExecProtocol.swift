@@ -50,16 +50,21 @@ enum ExecProtocol {
         } catch {
             throw BadLine(description: "not JSON (\(error)): \(PrintableText.escaped(line))")
         }
-        guard case .object(let object) = value else { throw BadLine(description: "expected a JSON object, found \(value.typeName)") }
+        guard case .object(let object) = value else {
+            throw BadLine(description: "expected a JSON object, found \(value.typeName)")
+        }
         if let control = object["daq"] {
             switch control.stringValue {
             case "ack":
-                guard let n = object["batch"]?.intValue else { throw BadLine(description: "an ack without a whole-number 'batch'") }
+                guard let n = object["batch"]?.intValue else {
+                    throw BadLine(description: "an ack without a whole-number 'batch'")
+                }
                 return .ack(batch: n)
             case "error":
                 return .error(object["message"]?.stringValue ?? "(no message)")
             default:
-                throw BadLine(description: "unknown control line '\(control.stringValue ?? "?")'; expected ack or error")
+                throw BadLine(
+                    description: "unknown control line '\(control.stringValue ?? "?")'; expected ack or error")
             }
         }
         var meta = Fields()
@@ -75,6 +80,9 @@ enum ExecProtocol {
         let uptime = meta["uptime"]?.doubleValue ?? now
         let timestamp = meta["timestamp"]?.doubleValue ?? startDate + uptime
         let kind = meta["kind"]?.stringValue.flatMap { k in SampleKind.allCases.first { $0.name == k } } ?? .data
-        batch.append(Sample(timestamp: timestamp, uptime: uptime, stepPath: meta["stepPath"]?.stringValue ?? "", kind: kind, fields: fields))
+        batch.append(
+            Sample(
+                timestamp: timestamp, uptime: uptime, stepPath: meta["stepPath"]?.stringValue ?? "", kind: kind,
+                fields: fields))
     }
 }

@@ -17,9 +17,19 @@ public struct Expression: Sendable {
     }
 
     enum BinaryOperator: String, Sendable {
-        case or = "||", and = "&&"
-        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-        case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+        case or = "||"
+        case and = "&&"
+        case equal = "=="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case add = "+"
+        case subtract = "-"
+        case multiply = "*"
+        case divide = "/"
+        case remainder = "%"
     }
 
     /// The text it was parsed from.

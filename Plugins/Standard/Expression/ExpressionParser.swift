@@ -17,7 +17,8 @@ struct ExpressionParser {
         if i < scalars.count {
             let token = self.token()
             if ["and", "or"].contains(token) {
-                throw ExpressionError(offset: i, message: "'\(token)' is not an operator; use \(token == "and" ? "&&" : "||")")
+                throw ExpressionError(
+                    offset: i, message: "'\(token)' is not an operator; use \(token == "and" ? "&&" : "||")")
             }
             throw ExpressionError(offset: i, message: "unexpected '\(token)'; expected an operator or the end")
         }
@@ -64,7 +65,8 @@ struct ExpressionParser {
 
     private mutating func comparison() throws(ExpressionError) -> Expression.Node {
         let left = try additive()
-        for op in [Expression.BinaryOperator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater] where take(op.rawValue) {
+        for op in [Expression.BinaryOperator.equal, .notEqual, .lessOrEqual, .greaterOrEqual, .less, .greater]
+        where take(op.rawValue) {
             let right = try additive()
             skipSpace()
             for again in ["==", "!=", "<", ">"] where rest(again.count) == again {
@@ -82,19 +84,28 @@ struct ExpressionParser {
     private mutating func additive() throws(ExpressionError) -> Expression.Node {
         var left = try multiplicative()
         while true {
-            if take("+") { left = .binary(.add, left, try multiplicative()) }
-            else if take("-") { left = .binary(.subtract, left, try multiplicative()) }
-            else { return left }
+            if take("+") {
+                left = .binary(.add, left, try multiplicative())
+            } else if take("-") {
+                left = .binary(.subtract, left, try multiplicative())
+            } else {
+                return left
+            }
         }
     }
 
     private mutating func multiplicative() throws(ExpressionError) -> Expression.Node {
         var left = try unary()
         while true {
-            if take("*") { left = .binary(.multiply, left, try unary()) }
-            else if take("/") { left = .binary(.divide, left, try unary()) }
-            else if take("%") { left = .binary(.remainder, left, try unary()) }
-            else { return left }
+            if take("*") {
+                left = .binary(.multiply, left, try unary())
+            } else if take("/") {
+                left = .binary(.divide, left, try unary())
+            } else if take("%") {
+                left = .binary(.remainder, left, try unary())
+            } else {
+                return left
+            }
         }
     }
 
@@ -121,8 +132,9 @@ struct ExpressionParser {
         if c.properties.numericType != nil || c == "." { return .literal(try number()) }
         if c.properties.isAlphabetic || c == "_" {
             let start = i
-            while i < scalars.count, scalars[i].properties.isAlphabetic || scalars[i].properties.numericType != nil
-                || scalars[i] == "_" || scalars[i] == "."
+            while i < scalars.count,
+                scalars[i].properties.isAlphabetic || scalars[i].properties.numericType != nil
+                    || scalars[i] == "_" || scalars[i] == "."
             {
                 i += 1
             }
@@ -132,7 +144,9 @@ struct ExpressionParser {
             case "false": return .literal(.bool(false))
             case "null": return .literal(.null)
             case "and", "or", "not":
-                throw ExpressionError(offset: start, message: "'\(word)' is not an operator; use \(word == "and" ? "&&" : word == "or" ? "||" : "!")")
+                throw ExpressionError(
+                    offset: start,
+                    message: "'\(word)' is not an operator; use \(word == "and" ? "&&" : word == "or" ? "||" : "!")")
             default:
                 if let slot = fieldNames.firstIndex(of: word) { return .field(slot: slot) }
                 fieldNames.append(word)
@@ -158,8 +172,10 @@ struct ExpressionParser {
 
     private mutating func number() throws(ExpressionError) -> Value {
         let start = i
-        while i < scalars.count, scalars[i].properties.numericType != nil || scalars[i] == "." || scalars[i] == "e"
-            || scalars[i] == "E" || ((scalars[i] == "-" || scalars[i] == "+") && (scalars[i - 1] == "e" || scalars[i - 1] == "E"))
+        while i < scalars.count,
+            scalars[i].properties.numericType != nil || scalars[i] == "." || scalars[i] == "e"
+                || scalars[i] == "E"
+                || ((scalars[i] == "-" || scalars[i] == "+") && (scalars[i - 1] == "e" || scalars[i - 1] == "E"))
         {
             i += 1
         }

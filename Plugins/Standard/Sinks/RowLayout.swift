@@ -103,7 +103,11 @@ struct RowLayout {
                     out.removeSubrange(start...)
                     continue
                 }
-                if let decimals, case .double(let d) = v { Self.number(d, decimals, &out) } else { JSONEncoding.append(v, to: &out) }
+                if let decimals, case .double(let d) = v {
+                    Self.number(d, decimals, &out)
+                } else {
+                    JSONEncoding.append(v, to: &out)
+                }
             case .missing:
                 out.removeSubrange(start...)
                 continue

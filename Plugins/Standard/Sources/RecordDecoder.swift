@@ -55,7 +55,11 @@ struct RecordDecoder {
             var fields = Fields()
             for (name, cell) in zip(header, cells) {
                 let v = CSVSplit.value(cell)
-                if SampleJSON.metadataKeys.contains(name) && name != timeField { meta[name] = v } else { fields[name] = v }
+                if SampleJSON.metadataKeys.contains(name) && name != timeField {
+                    meta[name] = v
+                } else {
+                    fields[name] = v
+                }
             }
             return (meta, fields)
         }
@@ -77,7 +81,9 @@ enum CSVSplit {
             while to > from, buf[to - 1] == 0x20 { to -= 1 }
             let number = UnsafeBufferPointer(rebasing: buf[from..<to])
             if let i = NumberParsing.int64(number) { return .int(i) }
-            if let first = number.first, numberStarts.contains(first), let d = FastDouble.parse(number) { return .double(d) }
+            if let first = number.first, numberStarts.contains(first), let d = FastDouble.parse(number) {
+                return .double(d)
+            }
             let s = String(decoding: buf, as: UTF8.self)
             if s == "true" { return .bool(true) }
             if s == "false" { return .bool(false) }

@@ -84,7 +84,9 @@ struct WindowGroups {
             if let groupBy, groupBy != "stepPath" { f[groupBy] = keys[g] }
             if stats.contains(.count) { f["count"] = .int(Int64(counts[g])) }
             for (i, name) in fields.enumerated() {
-                for stat in stats where stat != .count { f["\(name)_\(stat.rawValue)"] = accumulators[g][i].value(stat) }
+                for stat in stats where stat != .count {
+                    f["\(name)_\(stat.rawValue)"] = accumulators[g][i].value(stat)
+                }
             }
             out.append(Sample(timestamp: startDate + end, uptime: end, stepPath: stepPaths[g], fields: f))
         }

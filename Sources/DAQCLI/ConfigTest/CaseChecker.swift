@@ -16,7 +16,8 @@ struct CaseChecker {
                 Failure(
                     place: c.timeoutPlace ?? c.place, key: "timeout",
                     expected: "the run ends by itself within \(SampleText.seconds(seconds))",
-                    actual: "stopped after \(SampleText.seconds(seconds)); the checks below see what came out until then"))
+                    actual:
+                        "stopped after \(SampleText.seconds(seconds)); the checks below see what came out until then"))
         }
         out += outcome.publishFailures
         for e in c.expectations {

@@ -32,7 +32,9 @@ final class ControlClient {
 
     /// Sends a command and then yields every answer line until the run closes the connection.
     func stream(_ command: String, _ body: (String) -> Bool) throws {
-        guard UnixSocket.write(fd, Array((command + "\n").utf8)) else { throw ControlError("the run closed the control socket") }
+        guard UnixSocket.write(fd, Array((command + "\n").utf8)) else {
+            throw ControlError("the run closed the control socket")
+        }
         while let line = reader.next() {
             if !body(line) { return }
         }

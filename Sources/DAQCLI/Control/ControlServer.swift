@@ -88,7 +88,8 @@ final class ControlServer: @unchecked Sendable {
             guard let verb = words.first else { continue }
             switch verb {
             case "stats":
-                guard UnixSocket.write(client, Array((StatsJSON.encode(run: run, pipeline: pipeline) + "\n").utf8)) else { return }
+                guard UnixSocket.write(client, Array((StatsJSON.encode(run: run, pipeline: pipeline) + "\n").utf8))
+                else { return }
             case "tap":
                 tap(client, pattern: words.count > 1 ? words[1] : "*", rate: words.count > 2 ? Int(words[2]) : nil)
                 return
@@ -101,7 +102,10 @@ final class ControlServer: @unchecked Sendable {
             case "reload":
                 reply(client, reload()) {}
             default:
-                reply(client, "unknown command '\(PrintableText.escaped(verb))'; expected stats, tap, pause, resume, stop, step or reload") {}
+                reply(
+                    client,
+                    "unknown command '\(PrintableText.escaped(verb))'; expected stats, tap, pause, resume, stop, step or reload"
+                ) {}
             }
         }
     }
@@ -121,7 +125,9 @@ final class ControlServer: @unchecked Sendable {
     private func tap(_ client: Int32, pattern: String, rate: Int?) {
         let names = run.componentNames.filter { fnmatch(pattern, $0, 0) == 0 }
         guard !names.isEmpty else {
-            reply(client, "no component matches '\(pattern)'; components: \(run.componentNames.joined(separator: ", "))") {}
+            reply(
+                client, "no component matches '\(pattern)'; components: \(run.componentNames.joined(separator: ", "))"
+            ) {}
             return
         }
         let subscriber = TapSubscriber(components: Set(names), maxRate: max(1, rate ?? 1000))

@@ -15,7 +15,9 @@ enum ControlSockets {
     /// - Throws: when it cannot be made, or exists but belongs to someone else or is open to others.
     static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         let dir: String
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, FileManager.default.fileExists(atPath: runtime) {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+            FileManager.default.fileExists(atPath: runtime)
+        {
             dir = runtime + "/daq"
         } else {
             dir = "/tmp/daq-\(getuid())"
@@ -55,7 +57,9 @@ enum ControlSockets {
         var entries: [Entry] = []
         for name in names.sorted() where name.hasSuffix(".sock") {
             let stem = name.dropLast(5)
-            guard let dash = stem.lastIndex(of: "-"), let pid = Int32(stem[stem.index(after: dash)...]) else { continue }
+            guard let dash = stem.lastIndex(of: "-"), let pid = Int32(stem[stem.index(after: dash)...]) else {
+                continue
+            }
             let path = dir + "/" + name
             if kill(pid, 0) != 0 && errno == ESRCH {
                 unlink(path)
@@ -74,7 +78,8 @@ enum ControlSockets {
         case 1:
             let lone = arguments[0]
             let namesRun =
-                FileManager.default.fileExists(atPath: lone) || live().contains { $0.pipeline == lone || "\($0.pid)" == lone }
+                FileManager.default.fileExists(atPath: lone)
+                || live().contains { $0.pipeline == lone || "\($0.pid)" == lone }
             return namesRun ? (lone, "*") : (nil, lone)
         default: return (arguments[0], arguments[1])
         }

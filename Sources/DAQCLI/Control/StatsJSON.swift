@@ -34,7 +34,8 @@ enum StatsJSON {
                 RunStats.Stage(
                     name: s.name, kind: s.kind.rawValue, type: s.type, state: "\(s.state)", samplesIn: s.samplesIn,
                     samplesOut: s.samplesOut, dropped: s.dropped, errors: s.errors, buffered: s.buffered,
-                    bufferCapacity: s.bufferCapacity, sent: s.sent, delivered: s.delivered, failed: s.failed, bytes: s.bytes)
+                    bufferCapacity: s.bufferCapacity, sent: s.sent, delivered: s.delivered, failed: s.failed,
+                    bytes: s.bytes)
             })
         let data = (try? JSONEncoder().encode(stats)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)

@@ -31,7 +31,9 @@ extension DAQCommand {
         var count: Int?
 
         func validate() throws {
-            if targets.count > 2 { throw ValidationError("expected at most RUN and GLOB, found \(targets.count) arguments") }
+            if targets.count > 2 {
+                throw ValidationError("expected at most RUN and GLOB, found \(targets.count) arguments")
+            }
             if maxRate < 1 { throw ValidationError("--max-rate must be at least 1") }
             if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         }
@@ -55,7 +57,9 @@ extension DAQCommand {
                     return true
                 }
                 if line.hasPrefix("{\"tap\":\"components\"") {
-                    let names = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["names"] as? [String]
+                    let names =
+                        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["names"]
+                        as? [String]
                     printError("daq tap: tapping \(names?.joined(separator: ", ") ?? "?")")
                     return true
                 }

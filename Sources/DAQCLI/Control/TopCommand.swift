@@ -64,7 +64,12 @@ enum TopTable {
             guard let then, seconds > 0 else { return "-" }
             return Self.count(Double(now - then) / seconds)
         }
-        var rows = [["component", "type", "state", "in/s", "out/s", "buffer", "dropped", "errors", "sent", "delivered", "failed"]]
+        var rows = [
+            [
+                "component", "type", "state", "in/s", "out/s", "buffer", "dropped", "errors", "sent", "delivered",
+                "failed",
+            ]
+        ]
         for s in stats.stages {
             let b = before[s.name]
             let sink = s.kind == "sink"
@@ -72,7 +77,8 @@ enum TopTable {
                 s.name, s.type, s.state,
                 s.kind == "source" ? "-" : rate(s.samplesIn, b?.samplesIn),
                 sink ? "-" : rate(s.samplesOut, b?.samplesOut),
-                s.bufferCapacity > 0 ? "\(s.buffered)/\(s.bufferCapacity) \(s.buffered * 100 / s.bufferCapacity)%" : "-",
+                s.bufferCapacity > 0
+                    ? "\(s.buffered)/\(s.bufferCapacity) \(s.buffered * 100 / s.bufferCapacity)%" : "-",
                 "\(s.dropped)", "\(s.errors)",
                 sink ? "\(s.sent)" : "-", sink ? "\(s.delivered)" : "-", sink ? "\(s.failed)" : "-",
             ])
@@ -81,7 +87,8 @@ enum TopTable {
         let header = "\(stats.pipeline) — \(stats.state), \(formatUptime(stats.uptime)) on the run clock"
         let lines = rows.map { row in
             row.enumerated().map { c, cell in
-                c < 3 ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                c < 3
+                    ? cell.padding(toLength: widths[c], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[c] - cell.count) + cell
             }.joined(separator: "  ")
         }
@@ -96,6 +103,8 @@ enum TopTable {
 
     static func formatUptime(_ s: Double) -> String {
         let t = Int(s)
-        return t >= 3600 ? "\(t / 3600)h\(t % 3600 / 60)m" : t >= 60 ? "\(t / 60)m\(t % 60)s" : "\(Int(s * 10) / 10).\(Int(s * 10) % 10)s"
+        return t >= 3600
+            ? "\(t / 3600)h\(t % 3600 / 60)m"
+            : t >= 60 ? "\(t / 60)m\(t % 60)s" : "\(Int(s * 10) / 10).\(Int(s * 10) % 10)s"
     }
 }

@@ -30,7 +30,11 @@ struct DayPlot {
     /// An SVG a browser shows as is, titled `title`: a row per day with the hours on a grid,
     /// a vertical scale in `units` shared by every day (ticks on each row), and a legend.
     func svg(title: String, units: String) -> String {
-        let left = 150.0, right = 16.0, top = 56.0, row = 64.0, plotWidth = Double(buckets)
+        let left = 150.0
+        let right = 16.0
+        let top = 56.0
+        let row = 64.0
+        let plotWidth = Double(buckets)
         let width = left + plotWidth + right
         let ordered = days.keys.sorted()
         let bottom = top + row * Double(ordered.count)
@@ -72,7 +76,9 @@ struct DayPlot {
             c.text("\(hour):00", x: x, y: bottom + 15, anchor: anchor, fill: "#555")
         }
         c.text("time of day (device clock, h)", x: left + plotWidth / 2, y: bottom + 32, anchor: "middle")
-        c.legend([(name: "magnitude |a| (\(units))", color: "#444"), (name: "no data: blank", color: "#ffffff")], x: left, y: bottom + 54)
+        c.legend(
+            [(name: "magnitude |a| (\(units))", color: "#444"), (name: "no data: blank", color: "#ffffff")], x: left,
+            y: bottom + 54)
         return c.svg
     }
 }

@@ -27,7 +27,11 @@ extension RecordingReport {
     /// per day instead.
     func svg() -> String {
         if let days { return days.svg(title: plotTitle, units: plotUnits) }
-        let width = 1200.0, panel = 140.0, left = 64.0, right = 16.0, top = 66.0
+        let width = 1200.0
+        let panel = 140.0
+        let left = 64.0
+        let right = 16.0
+        let top = 66.0
         let names = ["x", "y", "z", "magnitude"]
         let colors = ["#d62728", "#2ca02c", "#1f77b4", "#444444"]
         let bottom = top + panel * 4
@@ -45,7 +49,8 @@ extension RecordingReport {
         let shades = ["#f0f0f0", "#e3edf8"]
         for (i, (p, t)) in steps.enumerated() {
             let end = i + 1 < steps.count ? steps[i + 1].1 : (last ?? t)
-            let x0 = max(left, x(t)), x1 = min(width - right, x(end))
+            let x0 = max(left, x(t))
+            let x1 = min(width - right, x(end))
             c.rect(x0, top - 16, x1 - x0, panel * 4 + 16, fill: shades[i % 2])
             if let label = SVGCanvas.fit(p, width: x1 - x0 - 6) { c.text(label, x: x0 + 3, y: top - 4, fill: "#444") }
         }
@@ -55,13 +60,16 @@ extension RecordingReport {
         for t in timeTicks {
             let px = x(start + t * unit.seconds)
             c.line(px, top, px, bottom, stroke: "#d8d8d8")
-            c.text(SVGCanvas.label(t, step: timeStep), x: px, y: bottom + 15, anchor: t == 0 ? "start" : "middle", fill: "#555")
+            c.text(
+                SVGCanvas.label(t, step: timeStep), x: px, y: bottom + 15, anchor: t == 0 ? "start" : "middle",
+                fill: "#555")
         }
         c.text("time since the first sample (\(unit.name))", x: left + plotWidth / 2, y: bottom + 32, anchor: "middle")
         if let s = series, s.buckets > 0 {
             for k in 0..<4 {
                 let y0 = top + panel * Double(k)
-                var lo = s.low[k].filter(\.isFinite).min() ?? 0, hi = s.high[k].filter(\.isFinite).max() ?? 1
+                var lo = s.low[k].filter(\.isFinite).min() ?? 0
+                var hi = s.high[k].filter(\.isFinite).max() ?? 1
                 if hi <= lo { (lo, hi) = (lo - 0.5, hi + 0.5) }
                 func y(_ v: Double) -> Double { y0 + panel - 8 - (v - lo) / (hi - lo) * (panel - 28) }
                 let ticks = SVGCanvas.ticks(lo, hi, count: 4)

@@ -78,12 +78,15 @@ struct SVGCanvas {
 
     mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String, width: Double = 1) {
         elements.append(
-            "<line x1=\"\(Self.f(x1))\" y1=\"\(Self.f(y1))\" x2=\"\(Self.f(x2))\" y2=\"\(Self.f(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(Self.f(width))\"/>")
+            "<line x1=\"\(Self.f(x1))\" y1=\"\(Self.f(y1))\" x2=\"\(Self.f(x2))\" y2=\"\(Self.f(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(Self.f(width))\"/>"
+        )
     }
 
     mutating func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, stroke: String? = nil) {
         let outline = stroke.map { " stroke=\"\($0)\"" } ?? ""
-        elements.append("<rect x=\"\(Self.f(x))\" y=\"\(Self.f(y))\" width=\"\(Self.f(max(0, w)))\" height=\"\(Self.f(max(0, h)))\" fill=\"\(fill)\"\(outline)/>")
+        elements.append(
+            "<rect x=\"\(Self.f(x))\" y=\"\(Self.f(y))\" width=\"\(Self.f(max(0, w)))\" height=\"\(Self.f(max(0, h)))\" fill=\"\(fill)\"\(outline)/>"
+        )
     }
 
     mutating func polyline(_ points: [(Double, Double)], stroke: String) {
@@ -115,10 +118,16 @@ enum TimeAxis {
     static func span(_ seconds: Double) -> String {
         if seconds >= 86_400 {
             let rest = seconds.truncatingRemainder(dividingBy: 86_400)
-            return "\(Int(seconds / 86_400)) d \(Int(rest / 3_600)) h \(Int(rest.truncatingRemainder(dividingBy: 3_600) / 60)) min"
+            return
+                "\(Int(seconds / 86_400)) d \(Int(rest / 3_600)) h \(Int(rest.truncatingRemainder(dividingBy: 3_600) / 60)) min"
         }
-        if seconds >= 3_600 { return String(format: "%d h %02d min", Int(seconds / 3_600), Int(seconds.truncatingRemainder(dividingBy: 3_600) / 60)) }
-        if seconds >= 120 { return String(format: "%d min %02d s", Int(seconds / 60), Int(seconds.truncatingRemainder(dividingBy: 60))) }
+        if seconds >= 3_600 {
+            return String(
+                format: "%d h %02d min", Int(seconds / 3_600), Int(seconds.truncatingRemainder(dividingBy: 3_600) / 60))
+        }
+        if seconds >= 120 {
+            return String(format: "%d min %02d s", Int(seconds / 60), Int(seconds.truncatingRemainder(dividingBy: 60)))
+        }
         return String(format: "%.1f s", seconds)
     }
 }

@@ -24,7 +24,9 @@ public enum AliasBudget {
             ? "anchor '&\(anchor.name)' is aliased once too often: a file may use at most \(maxAliases) aliases"
             : "aliases of '&\(anchor.name)' expand the file by more than \(maxExpandedNodes) nodes "
                 + "(nested aliases multiply); write the repeated part out or reference it less often"
-        throw ConfigError([Diagnostic(file: file, line: anchor.mark?.line, column: anchor.mark?.column, message: message)])
+        throw ConfigError([
+            Diagnostic(file: file, line: anchor.mark?.line, column: anchor.mark?.column, message: message)
+        ])
     }
 
     private struct Walk {

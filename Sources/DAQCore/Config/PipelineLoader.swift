@@ -62,7 +62,8 @@ public struct PipelineLoader: Sendable {
                 ? " (write ${\(u.name):-default})" : "; set it before a run (or write ${\(u.name):-default})"
             v.diagnostics.append(
                 Diagnostic(
-                    file: file, line: u.mark?.line, column: u.mark.map { $0.column + u.offset }, severity: unsetVariables,
+                    file: file, line: u.mark?.line, column: u.mark.map { $0.column + u.offset },
+                    severity: unsetVariables,
                     path: u.path, message: "environment variable '\(u.name)' is not set and has no default\(advice)"))
         }
         let unsetScalars = Set(unset.compactMap { u in u.mark.map { "\($0.line):\($0.column)" } })

@@ -8,14 +8,18 @@ enum PipelineSource {
     /// The file's text.
     /// - Throws: ``ConfigError`` with one diagnostic for a missing, unreadable, oversized,
     ///   binary or non-UTF-8 file, or a directory.
-    static func read(_ path: String, limit: Int = maxBytes, kind: String = "a pipeline YAML file") throws(ConfigError) -> String {
+    static func read(_ path: String, limit: Int = maxBytes, kind: String = "a pipeline YAML file") throws(ConfigError)
+        -> String
+    {
         func fail(_ message: String) -> ConfigError { ConfigError([Diagnostic(file: path, message: message)]) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw fail("no such file")
         }
         if isDirectory.boolValue { throw fail("is a directory; expected \(kind)") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw fail("cannot open for reading (permission denied?)") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw fail("cannot open for reading (permission denied?)")
+        }
         defer { try? handle.close() }
         let data: Data
         do {

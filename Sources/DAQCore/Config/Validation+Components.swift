@@ -21,13 +21,16 @@ extension Validation {
         for kind in PluginKind.allCases {
             guard let section = root.pair(kind.section), !section.value.isNullScalar else {
                 if kind != .transform {
-                    error(line: root.mark?.line ?? 1, column: root.mark?.column ?? 1, path: kind.section,
+                    error(
+                        line: root.mark?.line ?? 1, column: root.mark?.column ?? 1, path: kind.section,
                         "missing '\(kind.section)': a pipeline needs at least one \(kind.rawValue)")
                 }
                 continue
             }
             guard let pairs = section.value.pairs else {
-                error(section.value, kind.section, "expected a mapping of component names to components, found \(section.value.kindName)")
+                error(
+                    section.value, kind.section,
+                    "expected a mapping of component names to components, found \(section.value.kindName)")
                 continue
             }
             if pairs.isEmpty && kind != .transform {
@@ -43,7 +46,9 @@ extension Validation {
                     error(key, path, "component names may not contain '.', '/' or spaces")
                 }
                 if let other = seen[name] {
-                    error(key, path, "the name '\(name)' is already used by \(other).\(name); names are unique across sections")
+                    error(
+                        key, path,
+                        "the name '\(name)' is already used by \(other).\(name); names are unique across sections")
                     continue
                 }
                 seen[name] = kind.section
@@ -53,7 +58,9 @@ extension Validation {
         return entries
     }
 
-    mutating func validateComponent(name: String, kind: PluginKind, key: Node, value: Node, path: String) -> ComponentEntry {
+    mutating func validateComponent(name: String, kind: PluginKind, key: Node, value: Node, path: String)
+        -> ComponentEntry
+    {
         var entry = ComponentEntry(name: name, kind: kind, keyNode: key, inputs: [], spec: nil)
         guard let pairs = value.pairs else {
             error(value.isNullScalar ? key : value, path, "expected a mapping with 'type', found \(value.kindName)")
@@ -65,7 +72,8 @@ extension Validation {
             return entry
         }
         // `type: null` names the null sink; YAML reads the bare word as a null value.
-        guard let typeName = typePair.value.scalar?.string, !typePair.value.isNullScalar || typePair.value.scalar?.string == "null"
+        guard let typeName = typePair.value.scalar?.string,
+            !typePair.value.isNullScalar || typePair.value.scalar?.string == "null"
         else {
             error(typePair.value, "\(path).type", "expected a plugin type name, found \(typePair.value.kindName)")
             return entry
@@ -101,7 +109,8 @@ extension Validation {
         }
         let buffer = validateBuffer(value.pair("buffer"), path: path)
         let onError = decodeEnum(ErrorPolicy.self, value.pair("on_error"), "\(path).on_error") ?? .stop
-        let pause = kind == .source ? decodeEnum(PauseHandling.self, value.pair("pause"), "\(path).pause") ?? .drop : .drop
+        let pause =
+            kind == .source ? decodeEnum(PauseHandling.self, value.pair("pause"), "\(path).pause") ?? .drop : .drop
         // Decoding stops at the first bad key; drop that key and decode again, so every bad key
         // of the component is reported, not only the first.
         var remaining = pluginPairs
@@ -153,7 +162,9 @@ extension Validation {
             offset: (issue.offset ?? 0) + (quoted ? 1 : 0))
     }
 
-    mutating func validateInputs(kind: PluginKind, component: Node, key: Node, path: String) -> [(name: String, node: Node)] {
+    mutating func validateInputs(kind: PluginKind, component: Node, key: Node, path: String) -> [(
+        name: String, node: Node
+    )] {
         guard kind != .source else { return [] }
         guard let pair = component.pair("inputs") else {
             error(key, path, "missing 'inputs': a \(kind.rawValue) reads at least one component")
@@ -173,7 +184,9 @@ extension Validation {
             }
             if seq.isEmpty { error(pair.value, "\(path).inputs", "a \(kind.rawValue) reads at least one component") }
         default:
-            error(pair.value, "\(path).inputs", "expected a component name or a list of names, found \(pair.value.kindName)")
+            error(
+                pair.value, "\(path).inputs",
+                "expected a component name or a list of names, found \(pair.value.kindName)")
         }
         return names.map { (name: $0.0, node: $0.1) }
     }
@@ -193,7 +206,11 @@ extension Validation {
         var spec = BufferSpec.default
         if let size = pair.value.pair("size") {
             if let n = size.value.scalar.flatMap({ Int($0.string) }) {
-                if n >= 1 { spec.size = n } else { error(size.value, "\(p).size", "must be at least 1 sample, found \(n)") }
+                if n >= 1 {
+                    spec.size = n
+                } else {
+                    error(size.value, "\(p).size", "must be at least 1 sample, found \(n)")
+                }
             } else {
                 error(size.value, "\(p).size", "expected a number of samples, found \(describe(size.value))")
             }

@@ -5,7 +5,9 @@ extension Validation {
     mutating func validateMetrics(_ pair: (key: Node, value: Node)?) -> MetricsSpec? {
         guard let pair, !pair.value.isNullScalar else { return nil }
         guard let pairs = pair.value.pairs else {
-            error(pair.value, "metrics", "expected a mapping such as {prometheus: {listen: 127.0.0.1:9598}}, found \(pair.value.kindName)")
+            error(
+                pair.value, "metrics",
+                "expected a mapping such as {prometheus: {listen: 127.0.0.1:9598}}, found \(pair.value.kindName)")
             return nil
         }
         var spec: MetricsSpec?
@@ -30,7 +32,10 @@ extension Validation {
                 continue
             }
             guard let text = listen.value.scalar?.string, let (host, port) = Self.hostPort(text) else {
-                error(listen.value, "metrics.prometheus.listen", "expected HOST:PORT such as 127.0.0.1:9598 (port 0 takes a free one), found \(describe(listen.value))")
+                error(
+                    listen.value, "metrics.prometheus.listen",
+                    "expected HOST:PORT such as 127.0.0.1:9598 (port 0 takes a free one), found \(describe(listen.value))"
+                )
                 continue
             }
             spec = MetricsSpec(prometheusHost: host, prometheusPort: port)

@@ -43,7 +43,8 @@ enum YAMLErrorDiagnostics {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
         let spellings = [key, "\"\(key)\"", "'\(key)'"].map { Array($0.unicodeScalars) }
         func keyLength(_ line: [Unicode.Scalar], at col: Int) -> Int? {
-            for needle in spellings where col + needle.count <= line.count && Array(line[col..<(col + needle.count)]) == needle {
+            for needle in spellings
+            where col + needle.count <= line.count && Array(line[col..<(col + needle.count)]) == needle {
                 var j = col + needle.count
                 while j < line.count, line[j] == " " { j += 1 }
                 if j < line.count && line[j] == ":" { return needle.count }
@@ -63,7 +64,9 @@ enum YAMLErrorDiagnostics {
             var c = 0
             while c < lines[markLine].count {
                 let prev = c == 0 ? " " : lines[markLine][c - 1]
-                if prev == "{" || prev == " " || prev == ",", keyLength(lines[markLine], at: c) != nil { hits.append((markLine, c)) }
+                if prev == "{" || prev == " " || prev == ",", keyLength(lines[markLine], at: c) != nil {
+                    hits.append((markLine, c))
+                }
                 c += 1
             }
         }
@@ -73,7 +76,8 @@ enum YAMLErrorDiagnostics {
             while first > 0, indentation(lines[first - 1]).map({ $0 >= col }) ?? true { first -= 1 }
             var last = markLine
             while last + 1 < lines.count, indentation(lines[last + 1]).map({ $0 >= col }) ?? true { last += 1 }
-            for l in first...last where keyLength(lines[l], at: col) != nil && lines[l][0..<col].allSatisfy({ $0 == " " || $0 == "-" }) {
+            for l in first...last
+            where keyLength(lines[l], at: col) != nil && lines[l][0..<col].allSatisfy({ $0 == " " || $0 == "-" }) {
                 hits.append((l, col))
             }
         }

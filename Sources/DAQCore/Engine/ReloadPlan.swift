@@ -24,7 +24,8 @@ public struct ReloadReport: Sendable, CustomStringConvertible {
     public var description: String {
         guard !isEmpty else { return "nothing changed" }
         let parts: [(String, [String])] = [
-            ("replaced", replaced), ("restarted", restarted), ("added", added), ("removed", removed), ("rewired", rewired),
+            ("replaced", replaced), ("restarted", restarted), ("added", added), ("removed", removed),
+            ("rewired", rewired),
         ]
         let done = parts.filter { !$0.1.isEmpty }.map { "\($0.0) \($0.1.joined(separator: ", "))" }
         return (done + failed.map { "failed \($0)" }).joined(separator: "; ")
@@ -47,12 +48,18 @@ struct ReloadPlan {
         func refuse(_ what: String, _ why: String) -> ReloadRefusal {
             ReloadRefusal(description: "\(what) changed: \(why); restart the run for this")
         }
-        if old.name != new.name { throw refuse("the pipeline's name", "it names the run's directory and control socket") }
+        if old.name != new.name {
+            throw refuse("the pipeline's name", "it names the run's directory and control socket")
+        }
         if old.clock != new.clock || old.speed != new.speed {
             throw refuse("the clock", "samples already stamped would not share a time base with new ones")
         }
-        if old.steps != new.steps { throw refuse("the steps", "step markers already written would no longer match them") }
-        if old.metrics != new.metrics { throw refuse("the metrics section", "the endpoint is served for the whole run") }
+        if old.steps != new.steps {
+            throw refuse("the steps", "step markers already written would no longer match them")
+        }
+        if old.metrics != new.metrics {
+            throw refuse("the metrics section", "the endpoint is served for the whole run")
+        }
         let before = Dictionary(old.components.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let names = Set(new.components.map(\.name))
         for c in new.components {

@@ -28,7 +28,8 @@ public enum BinarySniff {
         // Only a regular file can be looked into and read again: the first bytes of a FIFO or a
         // device are the reader's, and waiting for 4 KB of them could wait forever.
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path)
+        else { return nil }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: headBytes) else { return nil }
         return describe(head)

@@ -58,7 +58,9 @@ public final class ByteReader {
             do {
                 n = try buffer.withUnsafeMutableBytes { raw in
                     let p = raw.baseAddress! + at + total
-                    if let gzip { return try gzip.read(into: UnsafeMutableRawBufferPointer(start: p, count: count - total)) }
+                    if let gzip {
+                        return try gzip.read(into: UnsafeMutableRawBufferPointer(start: p, count: count - total))
+                    }
                     return Glibc.read(fd, p, count - total)
                 }
             } catch let damage as GzipError {

@@ -20,7 +20,8 @@ public struct CSVFieldOrder: Sendable {
     /// every row has anyway); returns the new ones, in the order they were added.
     public mutating func add(_ batch: Batch, excluding excluded: Set<String> = []) -> [String] {
         var found: [(row: Int, column: Int, name: String)] = []
-        for (c, column) in batch.columns.enumerated() where !known.contains(column.name) && !excluded.contains(column.name) {
+        for (c, column) in batch.columns.enumerated()
+        where !known.contains(column.name) && !excluded.contains(column.name) {
             for row in 0..<batch.count where batch.kinds[row] != .marker && !column.isAbsent(row) {
                 found.append((row, c, column.name))
                 break

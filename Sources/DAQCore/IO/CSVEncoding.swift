@@ -25,7 +25,9 @@ public enum CSVText {
     }
 
     public static func appendCell(_ s: String, to out: inout [UInt8]) {
-        let needsQuotes = s.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        let needsQuotes = s.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D
+        }
         guard needsQuotes else {
             out.append(contentsOf: s.utf8)
             return

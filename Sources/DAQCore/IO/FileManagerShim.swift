@@ -5,7 +5,8 @@ enum FileManagerShim {
     /// Renames `from` over `to` in one step (`rename(2)`).
     static func rename(_ from: String, to: String) throws {
         guard Foundation.rename(from, to) == 0 else {
-            throw OutputFileError(path: to, reason: "cannot replace it with \(from): \(String(cString: strerror(errno)))")
+            throw OutputFileError(
+                path: to, reason: "cannot replace it with \(from): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -49,11 +49,21 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "N") where allowNonFinite: try literal("NaN"); return .double(.nan)
-        case UInt8(ascii: "I") where allowNonFinite: try literal("Infinity"); return .double(.infinity)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
+        case UInt8(ascii: "N") where allowNonFinite:
+            try literal("NaN")
+            return .double(.nan)
+        case UInt8(ascii: "I") where allowNonFinite:
+            try literal("Infinity")
+            return .double(.infinity)
         case UInt8(ascii: "-") where allowNonFinite && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "I"):
             try literal("-Infinity")
             return .double(-.infinity)

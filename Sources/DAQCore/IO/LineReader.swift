@@ -100,7 +100,8 @@ public final class LineReader {
             scanned = buffer.count
             if buffer.count - start > maxLineLength {
                 throw OutputFileError(
-                    path: name, reason: "line \(lineNumber + 1) is longer than \(maxLineLength) bytes without a newline")
+                    path: name, reason: "line \(lineNumber + 1) is longer than \(maxLineLength) bytes without a newline"
+                )
             }
             switch try fill() {
             case .wouldBlock: return .wouldBlock

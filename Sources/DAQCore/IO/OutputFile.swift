@@ -42,7 +42,8 @@ public final class OutputFile {
             do {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             } catch {
-                throw OutputFileError(path: path, reason: "cannot create directory '\(dir)': \(error.localizedDescription)")
+                throw OutputFileError(
+                    path: path, reason: "cannot create directory '\(dir)': \(error.localizedDescription)")
             }
         }
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)

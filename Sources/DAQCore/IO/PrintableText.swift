@@ -17,10 +17,12 @@ public enum PrintableText {
         var i = 0
         while i < input.count {
             let lead = input[i]
-            let length = lead < 0x80 ? 1 : lead & 0xE0 == 0xC0 ? 2 : lead & 0xF0 == 0xE0 ? 3 : lead & 0xF8 == 0xF0 ? 4 : 0
+            let length =
+                lead < 0x80 ? 1 : lead & 0xE0 == 0xC0 ? 2 : lead & 0xF0 == 0xE0 ? 3 : lead & 0xF8 == 0xF0 ? 4 : 0
             let piece: String
             if length > 0, i + length <= input.count,
-                let text = String(validating: input[i..<(i + length)], as: UTF8.self), let scalar = text.unicodeScalars.first
+                let text = String(validating: input[i..<(i + length)], as: UTF8.self),
+                let scalar = text.unicodeScalars.first
             {
                 piece = Self.piece(for: scalar)
                 i += length

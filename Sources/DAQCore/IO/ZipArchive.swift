@@ -99,7 +99,8 @@ public final class ZipArchive {
             let n = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw OutputFileError(path: path, reason: "\(String(cString: strerror(errno))) at byte \(offset + Int64(total))")
+                throw OutputFileError(
+                    path: path, reason: "\(String(cString: strerror(errno))) at byte \(offset + Int64(total))")
             }
             if n == 0 { break }
             total += n
@@ -124,7 +125,8 @@ public final class ZipArchive {
                     // Zip64: the real numbers are in the zip64 end record the locator points to.
                     let record = try read(at: Int64(bytes.u64(i - 12)), count: 56)
                     guard record.count == 56, record.u32(0) == 0x0606_4B50 else {
-                        throw OutputFileError(path: path, reason: "the zip64 directory record named at byte \(at - 20) is missing")
+                        throw OutputFileError(
+                            path: path, reason: "the zip64 directory record named at byte \(at - 20) is missing")
                     }
                     count = Int(record.u64(32))
                     size = Int64(record.u64(40))
@@ -139,21 +141,28 @@ public final class ZipArchive {
 
     private func readCentralDirectory(_ end: (offset: Int64, size: Int64, count: Int)) throws {
         guard end.offset >= 0, end.size >= 0, end.offset + end.size <= fileSize else {
-            throw OutputFileError(path: path, reason: "the zip directory at byte \(end.offset) lies past the end of the file (\(fileSize) bytes)")
+            throw OutputFileError(
+                path: path,
+                reason: "the zip directory at byte \(end.offset) lies past the end of the file (\(fileSize) bytes)")
         }
         // A directory is small (about 50 bytes a member), but a hostile one is capped all the same.
         guard end.size <= 64 << 20 else {
-            throw OutputFileError(path: path, reason: "the zip directory at byte \(end.offset) is implausibly large (\(end.size) bytes)")
+            throw OutputFileError(
+                path: path, reason: "the zip directory at byte \(end.offset) is implausibly large (\(end.size) bytes)")
         }
         let dir = try read(at: end.offset, count: Int(end.size))
         var p = 0
         for _ in 0..<end.count {
             guard p + 46 <= dir.count, dir.u32(p) == 0x0201_4B50 else {
-                throw OutputFileError(path: path, reason: "damaged zip directory entry at byte \(end.offset + Int64(p))")
+                throw OutputFileError(
+                    path: path, reason: "damaged zip directory entry at byte \(end.offset + Int64(p))")
             }
-            let nameLength = Int(dir.u16(p + 28)), extraLength = Int(dir.u16(p + 30)), commentLength = Int(dir.u16(p + 32))
+            let nameLength = Int(dir.u16(p + 28))
+            let extraLength = Int(dir.u16(p + 30))
+            let commentLength = Int(dir.u16(p + 32))
             guard p + 46 + nameLength + extraLength <= dir.count else {
-                throw OutputFileError(path: path, reason: "damaged zip directory entry at byte \(end.offset + Int64(p))")
+                throw OutputFileError(
+                    path: path, reason: "damaged zip directory entry at byte \(end.offset + Int64(p))")
             }
             var entry = ZipEntry(
                 name: String(decoding: dir[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self), method: dir.u16(p + 10),
@@ -169,7 +178,8 @@ public final class ZipArchive {
     private static func applyZip64(_ entry: inout ZipEntry, extra: [UInt8]) {
         var i = 0
         while i + 4 <= extra.count {
-            let id = extra.u16(i), size = Int(extra.u16(i + 2))
+            let id = extra.u16(i)
+            let size = Int(extra.u16(i + 2))
             if id == 0x0001 {
                 var q = i + 4
                 func next() -> Int64? {
@@ -193,8 +203,10 @@ public final class ZipArchive {
         while at + 30 <= fileSize {
             let header = try read(at: at, count: 30)
             guard header.count == 30, header.u32(0) == 0x0403_4B50 else { break }
-            let flags = header.u16(6), method = header.u16(8)
-            let nameLength = Int(header.u16(26)), extraLength = Int(header.u16(28))
+            let flags = header.u16(6)
+            let method = header.u16(8)
+            let nameLength = Int(header.u16(26))
+            let extraLength = Int(header.u16(28))
             let name = String(decoding: try read(at: at + 30, count: nameLength), as: UTF8.self)
             let sizeLater = flags & 0x08 != 0
             var entry = ZipEntry(
@@ -233,7 +245,9 @@ public final class ZipArchive {
             var used = 0
             while used < n && !inflater.finished {
                 let step = try input.withUnsafeBytes { inBytes in
-                    try output.withUnsafeMutableBytes { try inflater.inflate(UnsafeRawBufferPointer(rebasing: inBytes[used..<n]), into: $0) }
+                    try output.withUnsafeMutableBytes {
+                        try inflater.inflate(UnsafeRawBufferPointer(rebasing: inBytes[used..<n]), into: $0)
+                    }
                 }
                 used += step.consumed
                 if step.consumed == 0 && step.produced == 0 { break }

@@ -31,9 +31,12 @@ public final class ZipEntryStream {
         self.entry = entry
         let header = try archive.read(at: entry.headerOffset, count: 30)
         guard header.count == 30, header[0] == 0x50, header[1] == 0x4B, header[2] == 3, header[3] == 4 else {
-            throw OutputFileError(path: archive.path, reason: "the local header of \(entry.name) at byte \(entry.headerOffset) is damaged")
+            throw OutputFileError(
+                path: archive.path, reason: "the local header of \(entry.name) at byte \(entry.headerOffset) is damaged"
+            )
         }
-        let nameLength = Int(header[26]) | Int(header[27]) << 8, extraLength = Int(header[28]) | Int(header[29]) << 8
+        let nameLength = Int(header[26]) | Int(header[27]) << 8
+        let extraLength = Int(header[28]) | Int(header[29]) << 8
         let start = entry.headerOffset + 30 + Int64(nameLength + extraLength)
         dataStart = start
         dataEnd = entry.compressedSize.map { start + $0 }
@@ -42,7 +45,11 @@ public final class ZipEntryStream {
         case 0: inflater = nil
         case 8: inflater = try Inflater()
         default:
-            throw OutputFileError(path: archive.path, reason: "\(entry.name) uses zip compression method \(entry.method); only stored and deflated members are read")
+            throw OutputFileError(
+                path: archive.path,
+                reason:
+                    "\(entry.name) uses zip compression method \(entry.method); only stored and deflated members are read"
+            )
         }
         input = [UInt8](repeating: 0, count: inflater == nil ? 0 : chunkSize)
     }
@@ -88,9 +95,18 @@ public final class ZipEntryStream {
         while filled < buffer.count && !inflater.finished {
             if inputCount == 0 {
                 let want = dataEnd.map { Int(min(Int64(input.count), $0 - inputAt)) } ?? input.count
-                let n = want > 0 ? try input.withUnsafeMutableBytes { try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), at: inputAt) } : 0
+                let n =
+                    want > 0
+                    ? try input.withUnsafeMutableBytes {
+                        try archive.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), at: inputAt)
+                    } : 0
                 if n == 0 {
-                    pending = (dataEnd.map { inputAt < $0 } ?? true) ? cutShort() : error("the deflate data of \(entry.name) ends at byte \(inputAt) before its last block (after \(produced + Int64(filled)) bytes of content)")
+                    pending =
+                        (dataEnd.map { inputAt < $0 } ?? true)
+                        ? cutShort()
+                        : error(
+                            "the deflate data of \(entry.name) ends at byte \(inputAt) before its last block (after \(produced + Int64(filled)) bytes of content)"
+                        )
                     break
                 }
                 inputAt += Int64(n)
@@ -105,7 +121,9 @@ public final class ZipEntryStream {
                         into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                 }
             } catch let bad as InflateError {
-                pending = error("bad deflate data in \(entry.name) at byte \(dataStart + bad.offset) (after \(produced + Int64(filled)) bytes of content): \(bad.message)")
+                pending = error(
+                    "bad deflate data in \(entry.name) at byte \(dataStart + bad.offset) (after \(produced + Int64(filled)) bytes of content): \(bad.message)"
+                )
                 break
             }
             inputStart += step.consumed
@@ -116,7 +134,9 @@ public final class ZipEntryStream {
     }
 
     private func cutShort() -> OutputFileError {
-        error("the file is cut short: it ends at byte \(min(inputAt, archive.fileSize)) inside \(entry.name), after \(produced) bytes of its content")
+        error(
+            "the file is cut short: it ends at byte \(min(inputAt, archive.fileSize)) inside \(entry.name), after \(produced) bytes of its content"
+        )
     }
 
     private func error(_ reason: String) -> OutputFileError { OutputFileError(path: archive.path, reason: reason) }
@@ -133,7 +153,9 @@ extension ZipArchive {
             let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
             if n == 0 { return out }
             out.append(contentsOf: chunk[0..<n])
-            if out.count > limit { throw OutputFileError(path: path, reason: "\(entry.name) is larger than \(limit) bytes") }
+            if out.count > limit {
+                throw OutputFileError(path: path, reason: "\(entry.name) is larger than \(limit) bytes")
+            }
         }
     }
 }

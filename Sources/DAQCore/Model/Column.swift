@@ -95,7 +95,8 @@ public struct Column: Sendable {
     /// Creates a column of boxed `values` in which the rows flagged in `absent` never had the field
     /// (their value, normally `.null`, is what a reader sees).
     public init(name: String, values: [Value], absent: [Bool]) {
-        precondition(values.count == absent.count, "column \(name): \(values.count) values, \(absent.count) absence flags")
+        precondition(
+            values.count == absent.count, "column \(name): \(values.count) values, \(absent.count) absence flags")
         self.init(name: name, values: values)
         if absent.contains(true) {
             if case .values = storage {} else { storage = .values(values) }
@@ -227,14 +228,26 @@ public struct Column: Sendable {
                 return
             }
         case .sparseInts(var a):
-            if let v = Self.unbox(value, { if case .int(let i) = $0 { return i }; return nil }) {
+            if let v = Self.unbox(
+                value,
+                {
+                    if case .int(let i) = $0 { return i }
+                    return nil
+                })
+            {
                 storage = .values([])
                 a.append(v)
                 storage = .sparseInts(a)
                 return
             }
         case .sparseDoubles(var a):
-            if let v = Self.unbox(value, { if case .double(let d) = $0 { return d }; return nil }) {
+            if let v = Self.unbox(
+                value,
+                {
+                    if case .double(let d) = $0 { return d }
+                    return nil
+                })
+            {
                 storage = .values([])
                 a.append(v)
                 storage = .sparseDoubles(a)
@@ -304,14 +317,26 @@ public struct Column: Sendable {
                 return
             }
         case .sparseInts(var a):
-            if let v = Self.unbox(value, { if case .int(let i) = $0 { return i }; return nil }) {
+            if let v = Self.unbox(
+                value,
+                {
+                    if case .int(let i) = $0 { return i }
+                    return nil
+                })
+            {
                 storage = .values([])
                 a[index] = v
                 storage = .sparseInts(a)
                 return
             }
         case .sparseDoubles(var a):
-            if let v = Self.unbox(value, { if case .double(let d) = $0 { return d }; return nil }) {
+            if let v = Self.unbox(
+                value,
+                {
+                    if case .double(let d) = $0 { return d }
+                    return nil
+                })
+            {
                 storage = .values([])
                 a[index] = v
                 storage = .sparseDoubles(a)

@@ -108,7 +108,8 @@ extension ConfigValueType: CustomStringConvertible {
         case .null: "null"
         case .choice(let values): values.joined(separator: " | ")
         case .list(let t): "[\(t)]"
-        case .record(let fields): "{" + fields.map { f in f.type.map { "\(f.name): \($0)" } ?? f.name }.joined(separator: ", ") + "}"
+        case .record(let fields):
+            "{" + fields.map { f in f.type.map { "\(f.name): \($0)" } ?? f.name }.joined(separator: ", ") + "}"
         case .map(let t): "{key: \(t)}"
         case .either(let ts): ts.map(\.description).joined(separator: " or ")
         }

@@ -34,7 +34,9 @@ struct ConformanceRunner {
 
     func yaml(_ layout: Layout, tokens: [String], heartbeat: String?) -> String {
         let n = Self.runs.wrappingAdd(1, ordering: .relaxed).newValue
-        var sources: [String] = [], transforms: [String] = [], sinks: [String] = []
+        var sources: [String] = []
+        var transforms: [String] = []
+        var sinks: [String] = []
         let body = layout.config.split(separator: "\n", omittingEmptySubsequences: true).map { "    " + $0 }
         for i in 0..<layout.copies {
             let name = Self.subject(i, of: layout.copies)
@@ -74,7 +76,8 @@ struct ConformanceRunner {
             .appendingPathComponent("daq-conformance-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let execution = Execution(
-            directory: directory, tokens: tokens + (hb.map { [$0] } ?? []), plans: layout.feeds, heartbeat: layout.heartbeat)
+            directory: directory, tokens: tokens + (hb.map { [$0] } ?? []), plans: layout.feeds,
+            heartbeat: layout.heartbeat)
         do {
             let registry = try PluginRegistry([plugin, .source(FeedSource.self), .sink(CountSink.self)])
             var environment = ProcessInfo.processInfo.environment
@@ -119,7 +122,9 @@ struct ConformanceRunner {
             let ended = log.wait(timeout: timeout) { $0.contains { $0.state(of: nil)?.isFinal == true } }
             if ended { return run.wait() }
             run.cancel()
-            if log.wait(timeout: timeout, until: { $0.contains { $0.state(of: nil)?.isFinal == true } }) { _ = run.wait() }
+            if log.wait(timeout: timeout, until: { $0.contains { $0.state(of: nil)?.isFinal == true } }) {
+                _ = run.wait()
+            }
             return nil
         }
 
@@ -131,7 +136,9 @@ struct ConformanceRunner {
             (run.plugin(named: name) as? CountSink)?.snapshot ?? CountSink.Counts()
         }
 
-        func outcome(_ result: RunResult, subject: String = "subject", fed: Int, sink: String = "out0") -> ConformanceOutcome {
+        func outcome(_ result: RunResult, subject: String = "subject", fed: Int, sink: String = "out0")
+            -> ConformanceOutcome
+        {
             let counts = counts(sink)
             return ConformanceOutcome(
                 result: result, subject: stats(subject) ?? StageStatistics(name: subject, kind: .source, type: "?"),

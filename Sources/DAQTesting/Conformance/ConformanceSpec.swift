@@ -44,7 +44,8 @@ public struct ConformanceSpec: Sendable {
         input: @escaping @Sendable (_ count: Int) -> [Sample] = ConformanceSpec.counterSamples,
         inputCount: Int = 1_000, drain: DrainExpectation = .passThrough, failure: FailureCase? = nil,
         stall: StallCase? = nil, hugeCount: Int? = 1_000_000, emptyConfig: String? = nil, hugeConfig: String? = nil,
-        live: LiveInput? = nil, clock: ClockMode = .virtual, checkOutput: (@Sendable (ConformanceOutcome) -> String?)? = nil,
+        live: LiveInput? = nil, clock: ClockMode = .virtual,
+        checkOutput: (@Sendable (ConformanceOutcome) -> String?)? = nil,
         reasons: [ConformanceCheck: String] = [:], deadline: Double = 120
     ) {
         self.config = config
@@ -67,7 +68,9 @@ public struct ConformanceSpec: Sendable {
     public static func counterSamples(_ count: Int) -> [Sample] {
         (0..<count).map { i in
             let t = Double(i) / 100
-            return Sample(timestamp: 1_700_000_000 + t, uptime: t, fields: ["seq": .int(Int64(i)), "value": .double(Double(i % 100) / 10)])
+            return Sample(
+                timestamp: 1_700_000_000 + t, uptime: t,
+                fields: ["seq": .int(Int64(i)), "value": .double(Double(i % 100) / 10)])
         }
     }
 }

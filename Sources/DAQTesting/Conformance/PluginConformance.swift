@@ -40,7 +40,9 @@ public enum PluginConformance {
     private static let activeProcessors = ProcessInfo.processInfo.activeProcessorCount
 
     /// Runs every check on `plugin` and reports each.
-    public static func check(_ plugin: PluginDescriptor, _ spec: ConformanceSpec = ConformanceSpec()) -> ConformanceReport {
+    public static func check(_ plugin: PluginDescriptor, _ spec: ConformanceSpec = ConformanceSpec())
+        -> ConformanceReport
+    {
         let suite = ConformanceSuite(runner: ConformanceRunner(plugin: plugin, spec: spec))
         let results = ConformanceCheck.allCases.map { suite.run($0) }
         return ConformanceReport(plugin: "\(plugin.kind.rawValue) \(plugin.typeName)", results: results)
@@ -50,7 +52,9 @@ public enum PluginConformance {
     /// - Throws: ``ConformanceFailure`` listing each failed check and why.
     /// - Returns: the report, whose skipped checks say why they do not apply.
     @discardableResult
-    public static func verify(_ plugin: PluginDescriptor, _ spec: ConformanceSpec = ConformanceSpec()) throws -> ConformanceReport {
+    public static func verify(_ plugin: PluginDescriptor, _ spec: ConformanceSpec = ConformanceSpec()) throws
+        -> ConformanceReport
+    {
         let report = check(plugin, spec)
         guard report.passed else { throw ConformanceFailure(report: report) }
         return report
@@ -59,7 +63,9 @@ public enum PluginConformance {
     /// Checks a source type with `config`.
     /// - Throws: ``ConformanceFailure``.
     @discardableResult
-    public static func verify<T: SourcePlugin>(_ type: T.Type, config: String, expecting count: Int) throws -> ConformanceReport {
+    public static func verify<T: SourcePlugin>(_ type: T.Type, config: String, expecting count: Int) throws
+        -> ConformanceReport
+    {
         try verify(.source(type), ConformanceSpec(config: config, drain: .exactly(count), hugeCount: nil))
     }
 

@@ -51,7 +51,9 @@ public struct CWAWriter: Sendable {
     /// Accelerometer counts of sample `n`: 1 / 256 g each on an AX3, 1 / 2^(8 + n) g on an AX6
     /// (1 / 4096 g at ±8 g). Packed, a count beyond ±511 keeps only the bits the shared shift keeps.
     public var counts: @Sendable (Int) -> (x: Int, y: Int, z: Int) = { n in
-        n % 4 == 0 ? (x: (n * 8) % 4000 - 2000, y: 2000 - (n * 24) % 4000, z: 256) : (x: (n * 7) % 1000 - 500, y: (n * 13) % 1000 - 500, z: 256 + n % 50)
+        n % 4 == 0
+            ? (x: (n * 8) % 4000 - 2000, y: 2000 - (n * 24) % 4000, z: 256)
+            : (x: (n * 7) % 1000 - 500, y: (n * 13) % 1000 - 500, z: 256 + n % 50)
     }
     /// Gyroscope counts of sample `n` (AX6): `gyroRange` / 32768 °/s each.
     public var gyroCounts: @Sendable (Int) -> (x: Int, y: Int, z: Int) = { n in
@@ -175,10 +177,14 @@ public struct CWAWriter: Sendable {
             switch (device, packing) {
             case (.ax3, .packed):
                 let e = Self.exponent(c)
-                let v = UInt64(e) << 30 | UInt64((c.z >> e) & 0x3FF) << 20 | UInt64((c.y >> e) & 0x3FF) << 10 | UInt64((c.x >> e) & 0x3FF)
+                let v =
+                    UInt64(e) << 30 | UInt64((c.z >> e) & 0x3FF) << 20 | UInt64((c.y >> e) & 0x3FF) << 10
+                    | UInt64((c.x >> e) & 0x3FF)
                 b.put(v, at: 30 + i * 4, 4)
             case (.ax3, .unpacked):
-                for (a, v) in [c.x, c.y, c.z].enumerated() { b.put(UInt64(UInt16(bitPattern: Int16(v))), at: 30 + i * 6 + a * 2, 2) }
+                for (a, v) in [c.x, c.y, c.z].enumerated() {
+                    b.put(UInt64(UInt16(bitPattern: Int16(v))), at: 30 + i * 6 + a * 2, 2)
+                }
             case (.ax6, _):
                 let g = gyroCounts(n)
                 for (a, v) in [g.x, g.y, g.z, c.x, c.y, c.z].enumerated() {
@@ -200,7 +206,8 @@ public struct CWAWriter: Sendable {
 
     /// A local time (seconds since 1970 read as UTC) packed as `YYYYYYMM MMDDDDDh hhhhmmmm mmssssss`.
     public static func pack(_ seconds: Int64) -> UInt32 {
-        let days = Int(seconds / 86_400), rest = Int(seconds % 86_400)
+        let days = Int(seconds / 86_400)
+        let rest = Int(seconds % 86_400)
         let (y, m, d) = TestFormat.civil(days)
         return UInt32(y - 2000) << 26 | UInt32(m) << 22 | UInt32(d) << 17 | UInt32(rest / 3600) << 12
             | UInt32(rest / 60 % 60) << 6 | UInt32(rest % 60)
@@ -215,11 +222,15 @@ public struct CWAWriter: Sendable {
         init(path: String, gzip: Bool) throws {
             self.path = path
             if gzip {
-                guard let g = gzopen(path, "wb6") else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+                guard let g = gzopen(path, "wb6") else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+                }
                 gz = g
                 handle = nil
             } else {
-                guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+                guard FileManager.default.createFile(atPath: path, contents: nil),
+                    let h = FileHandle(forWritingAtPath: path)
+                else {
                     throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
                 }
                 handle = h

@@ -1,5 +1,5 @@
-import Foundation
 import DAQCore
+import Foundation
 
 /// Writes GENEActiv `.bin` files as the GENEActiv PC software extracts them — a 59-line text
 /// header with calibration, then pages of 300 hex-encoded samples — streamed, so a week-long
@@ -71,7 +71,8 @@ public struct GENEActivWriter {
     /// Writes `pages` pages; `sample(n)` gives the n-th sample of the file (0-based).
     /// - Throws: when the file cannot be written.
     public func write(to path: String, pages: Int, sample: (Int) -> RawSample) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path)
+        else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
         defer { try? file.close() }
@@ -97,7 +98,8 @@ public struct GENEActivWriter {
             for i in 0..<300 {
                 let s = sample(p * 300 + i)
                 let v =
-                    UInt64(s.x & 0xFFF) << 36 | UInt64(s.y & 0xFFF) << 24 | UInt64(s.z & 0xFFF) << 12 | UInt64(s.light & 0x3FF) << 2
+                    UInt64(s.x & 0xFFF) << 36 | UInt64(s.y & 0xFFF) << 24 | UInt64(s.z & 0xFFF) << 12 | UInt64(
+                        s.light & 0x3FF) << 2
                     | (s.button ? 2 : 0)
                 for k in (0..<12).reversed() { out.append(digits[Int(v >> (UInt64(k) * 4) & 0xF)]) }
             }
@@ -195,7 +197,8 @@ public struct GENEActivWriter {
         rest %= 60_000
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let ms = rest % 1000
-        return "\(y)-\(two(m))-\(two(d)) \(two(h)):\(two(mi)):\(two(rest / 1000)):\(ms < 10 ? "00" : ms < 100 ? "0" : "")\(ms)"
+        return
+            "\(y)-\(two(m))-\(two(d)) \(two(h)):\(two(mi)):\(two(rest / 1000)):\(ms < 10 ? "00" : ms < 100 ? "0" : "")\(ms)"
     }
 }
 

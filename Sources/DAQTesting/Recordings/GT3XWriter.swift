@@ -91,8 +91,10 @@ public struct GT3XWriter: Sendable {
         let ticks = { (utc: Int) in String((Int64(utc + utcOffset) + 62_135_596_800) * 10_000_000) }
         var lines = [
             "Serial Number: \(serial)", "Device Type: \(deviceType)", "Firmware: \(firmware)", "Battery Voltage: 4.12",
-            "Sample Rate: \(rate)", "Start Date: \(ticks(start))", "Stop Date: 0", "Last Sample Time: \(ticks(start + seconds))",
-            "TimeZone: \(Self.offsetText(utcOffset))", "Download Date: \(ticks(start + seconds + 60))", "Board Revision: 4",
+            "Sample Rate: \(rate)", "Start Date: \(ticks(start))", "Stop Date: 0",
+            "Last Sample Time: \(ticks(start + seconds))",
+            "TimeZone: \(Self.offsetText(utcOffset))", "Download Date: \(ticks(start + seconds + 60))",
+            "Board Revision: 4",
             "Unexpected Resets: 0", "Subject Name: test", "Acceleration Scale: \(scale)", "Acceleration Min: -8.0",
             "Acceleration Max: 8.0",
         ]
@@ -114,9 +116,15 @@ public struct GT3XWriter: Sendable {
         log += Self.record(0x06, local(0), Array(#"{"MetadataType":"SubjectInfo","SubjectName":"test"}"#.utf8))
         if parameters {
             var p = [UInt8]()
-            p.le(0, 2); p.le(55, 2); p.le(UInt64(Self.sspEncode(scale)), 4)  // ACCEL_SCALE
-            p.le(1, 2); p.le(10, 2); p.le(UInt64(rate), 4)  // SAMPLE_RATE
-            p.le(1, 2); p.le(2, 2); p.le(idleSleep.isEmpty ? 0 : 4, 4)  // FEATURE_ENABLE: sleep mode
+            p.le(0, 2)
+            p.le(55, 2)
+            p.le(UInt64(Self.sspEncode(scale)), 4)  // ACCEL_SCALE
+            p.le(1, 2)
+            p.le(10, 2)
+            p.le(UInt64(rate), 4)  // SAMPLE_RATE
+            p.le(1, 2)
+            p.le(2, 2)
+            p.le(idleSleep.isEmpty ? 0 : 4, 4)  // FEATURE_ENABLE: sleep mode
             log += Self.record(0x15, local(0), p)
         }
         var n = 0
@@ -167,7 +175,8 @@ public struct GT3XWriter: Sendable {
         if let sleep = idleSleep.first(where: { $0.upperBound == seconds }) {
             log += Self.record(0x03, local(sleep.upperBound), [0x09])
         }
-        if otherRecords { log += Self.record(activity == .activity ? 0x00 : 0x1A, local(seconds), [0x01]) }  // USB connection
+        // USB connection
+        if otherRecords { log += Self.record(activity == .activity ? 0x00 : 0x1A, local(seconds), [0x01]) }
         try zip.write(log)
     }
 

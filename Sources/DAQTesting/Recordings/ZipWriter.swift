@@ -51,11 +51,18 @@ public final class ZipWriter {
         try end()
         let nameBytes = Array(name.utf8)
         current = (nameBytes, offset, method, crc32(0, nil, 0), 0, 0)
-        try put(header(signature: 0x0403_4B50, central: false, name: nameBytes, method: method, crc: 0, compressed: 0, size: 0))
+        try put(
+            header(
+                signature: 0x0403_4B50, central: false, name: nameBytes, method: method, crc: 0, compressed: 0, size: 0)
+        )
         if case .deflated(let level) = method {
             let z = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
             z.initialize(to: z_stream())
-            guard deflateInit2_(z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            guard
+                deflateInit2_(
+                    z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+                    == Z_OK
+            else {
                 z.deallocate()
                 throw ZipWriterError(path: path, reason: "cannot start zlib")
             }
@@ -106,10 +113,14 @@ public final class ZipWriter {
             self.deflater = nil
         }
         let done = current!
-        let local = header(signature: 0x0403_4B50, central: false, name: c.name, method: c.method, crc: done.crc, compressed: done.compressed, size: done.size)
+        let local = header(
+            signature: 0x0403_4B50, central: false, name: c.name, method: c.method, crc: done.crc,
+            compressed: done.compressed, size: done.size)
         let n = local.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(c.header)) }
         guard n == local.count else { throw ZipWriterError(path: path, reason: String(cString: strerror(errno))) }
-        directory += header(signature: 0x0201_4B50, central: true, name: c.name, method: c.method, crc: done.crc, compressed: done.compressed, size: done.size, at: c.header)
+        directory += header(
+            signature: 0x0201_4B50, central: true, name: c.name, method: c.method, crc: done.crc,
+            compressed: done.compressed, size: done.size, at: c.header)
         count += 1
         current = nil
     }
@@ -131,7 +142,8 @@ public final class ZipWriter {
     }
 
     private func header(
-        signature: UInt64, central: Bool, name: [UInt8], method: Method, crc: uLong, compressed: Int64, size: Int64, at: Int64 = 0
+        signature: UInt64, central: Bool, name: [UInt8], method: Method, crc: uLong, compressed: Int64, size: Int64,
+        at: Int64 = 0
     ) -> [UInt8] {
         var h = [UInt8]()
         h.le(signature, 4)

@@ -12,7 +12,8 @@ final class FakeSerialPort: @unchecked Sendable {
     private let master: Int32
 
     init() throws {
-        var m: Int32 = 0, s: Int32 = 0
+        var m: Int32 = 0
+        var s: Int32 = 0
         guard openpty(&m, &s, nil, nil, nil) == 0 else { throw CocoaError(.fileNoSuchFile) }
         var t = termios()
         tcgetattr(s, &t)

@@ -48,7 +48,8 @@ enum Fixtures {
     static func recorded(_ type: String, config: String) throws -> [Sample] {
         let plugin = BuiltinPlugins.all.first { $0.kind == .source && $0.typeName == type }!
         let node = try Yams.compose(yaml: config) ?? Node([(Node, Node)]())
-        let context = PluginContext(componentName: "recorded", pipelineName: "fixture", baseDirectory: "", clock: .virtual)
+        let context = PluginContext(
+            componentName: "recorded", pipelineName: "fixture", baseDirectory: "", clock: .virtual)
         guard case .source(let source) = try plugin.makeStage(plugin.decodeConfiguration(node), context: context) else {
             fatalError("\(type) is not a source")
         }
@@ -81,7 +82,9 @@ enum Fixtures {
     /// `count` samples with an `id` field, cycling through `ids`.
     static func ids(_ ids: [String], count: Int) -> [Sample] {
         (0..<count).map { i in
-            Sample(timestamp: 1_700_000_000 + Double(i) / 100, uptime: Double(i) / 100, fields: ["id": .string(ids[i % ids.count])])
+            Sample(
+                timestamp: 1_700_000_000 + Double(i) / 100, uptime: Double(i) / 100,
+                fields: ["id": .string(ids[i % ids.count])])
         }
     }
 
@@ -91,7 +94,10 @@ enum Fixtures {
         var n = 0
         for case let path as String in walker {
             guard let data = FileManager.default.contents(atPath: directory + "/" + path) else { continue }
-            n += String(decoding: data, as: UTF8.self).split(separator: "\n").filter { text.isEmpty || $0.contains(text) }.count
+            n +=
+                String(decoding: data, as: UTF8.self).split(separator: "\n").filter {
+                    text.isEmpty || $0.contains(text)
+                }.count
         }
         return n
     }

@@ -18,7 +18,9 @@ enum ResolverFixtures {
     }
 
     /// `daq resolver serve` on a free loopback port, with the elements `yaml` (or the shipped file).
-    static func referenceServer(elements yaml: String? = nil, in dir: URL, arguments: [String] = [], environment: [String: String] = [:])
+    static func referenceServer(
+        elements yaml: String? = nil, in dir: URL, arguments: [String] = [], environment: [String: String] = [:]
+    )
         throws -> (ServiceProcess, url: String)
     {
         var path = repository.appendingPathComponent("recordings/elements.yaml").path
@@ -39,9 +41,12 @@ enum ResolverFixtures {
 
     /// Runs the built `daq` with `arguments` to its end; `RESOLVER_URL` is taken only from
     /// `environment`, never from the test runner's.
-    static func daq(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    static func daq(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, out: String, err: String
+    ) {
         let dir = try scratch()
-        let out = dir.appendingPathComponent("out"), err = dir.appendingPathComponent("err")
+        let out = dir.appendingPathComponent("out")
+        let err = dir.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let p = Process()
@@ -55,7 +60,10 @@ enum ResolverFixtures {
         p.standardInput = FileHandle.nullDevice
         try p.run()
         p.waitUntilExit()
-        return (p.terminationStatus, try String(contentsOf: out, encoding: .utf8), try String(contentsOf: err, encoding: .utf8))
+        return (
+            p.terminationStatus, try String(contentsOf: out, encoding: .utf8),
+            try String(contentsOf: err, encoding: .utf8)
+        )
     }
 
     /// Resolves `ids` (one sample each, 10 ms apart, in one file) through a pipeline whose
@@ -75,7 +83,8 @@ enum ResolverFixtures {
         try text.write(to: input, atomically: true, encoding: .utf8)
         let indented = settings.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
         let dead = deadLetters ? "\n  dead: {type: collect, inputs: [resolve.dead]}" : ""
-        let yaml = sink
+        let yaml =
+            sink
             ? """
             name: resolve-test
             clock: virtual

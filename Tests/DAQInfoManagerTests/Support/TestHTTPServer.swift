@@ -70,9 +70,15 @@ final class TestHTTPServer: Sendable {
                 }
                 switch reply(path, number) {
                 case .respond(let status, let body):
-                    send(client, Array("HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+                    send(
+                        client,
+                        Array(
+                            "HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+                                .utf8) + body)
                 case .stream(let bytes):
-                    send(client, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8))
+                    send(
+                        client,
+                        Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n".utf8))
                     let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16)
                     var sent = 0
                     while sent < bytes, send(client, Array(chunk.prefix(bytes - sent))) { sent += chunk.count }
@@ -90,7 +96,9 @@ final class TestHTTPServer: Sendable {
     private func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[offset...].withUnsafeBytes {
+                Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return false }
             offset += n
         }
@@ -99,7 +107,8 @@ final class TestHTTPServer: Sendable {
 
     private static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
             return i
         }
         return nil

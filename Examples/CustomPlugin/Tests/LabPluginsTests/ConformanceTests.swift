@@ -11,7 +11,8 @@ struct LabConformanceTests {
     static func ohms(_ count: Int) -> [Sample] {
         (0..<count).map { i in
             let t = Double(i) / 100
-            return Sample(timestamp: 1_700_000_000 + t, uptime: t, fields: ["resistance": .double(80 + Double(i % 100) / 2)])
+            return Sample(
+                timestamp: 1_700_000_000 + t, uptime: t, fields: ["resistance": .double(80 + Double(i % 100) / 2)])
         }
     }
 

@@ -10,13 +10,16 @@ extension ConformanceSuite {
         guard kind != .source else {
             return .skipped("a source makes its batches; one that yields nothing is checked by 'stops with no input'")
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-conformance-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "daq-conformance-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let text = spec.config.replacingOccurrences(of: "${CONFORMANCE_DIR}", with: directory)
         let node = try Yams.compose(yaml: text) ?? Node([(Node, Node)]())
         let configuration = try runner.plugin.decodeConfiguration(node)
-        let context = PluginContext(componentName: "subject", pipelineName: "conformance", baseDirectory: "", clock: .virtual)
+        let context = PluginContext(
+            componentName: "subject", pipelineName: "conformance", baseDirectory: "", clock: .virtual)
         switch try runner.plugin.makeStage(configuration, context: context) {
         case .transform(let transform):
             let harness = try TransformHarness(transform, name: "subject")
@@ -69,7 +72,9 @@ extension ConformanceSuite {
         } else {
             if subject?.samplesIn != count { problems.append("took \(subject?.samplesIn ?? 0) of \(count) samples") }
             problems += outputProblems(fed: count, received: received, subject: subject)
-            if let check = spec.checkOutput, let problem = check(execution.outcome(result, fed: count)) { problems.append(problem) }
+            if let check = spec.checkOutput, let problem = check(execution.outcome(result, fed: count)) {
+                problems.append(problem)
+            }
         }
         return Self.verdict(problems)
     }
@@ -80,8 +85,12 @@ extension ConformanceSuite {
         let pattern = Batch(stream: "feed", samples: input(min(count, 10_000)))
         guard !pattern.isEmpty else { return pattern }
         var batch = pattern
-        while batch.count < count { batch.append(contentsOf: pattern.slice(0..<min(pattern.count, count - batch.count))) }
-        let step = pattern.count > 1 ? (pattern.uptimes[pattern.count - 1] - pattern.uptimes[0]) / Double(pattern.count - 1) : 0.01
+        while batch.count < count {
+            batch.append(contentsOf: pattern.slice(0..<min(pattern.count, count - batch.count)))
+        }
+        let step =
+            pattern.count > 1
+            ? (pattern.uptimes[pattern.count - 1] - pattern.uptimes[0]) / Double(pattern.count - 1) : 0.01
         let origin = pattern.uptimes[0]
         for i in 0..<batch.count { batch.setUptime(origin + Double(i) * (step > 0 ? step : 0.01), at: i) }
         return batch

@@ -24,14 +24,16 @@ extension ConformanceSuite {
             layout.feeds = (0..<copies).map { _ in FeedPlan(batch: input, perRead: 64, end: .idle) }
             layout.buffer = 64
         }
-        let heartbeat = FeedPlan(samples: ConformanceSpec.counterSamples(Self.heartbeatSamples), perRead: 1, end: .finish, gated: true)
+        let heartbeat = FeedPlan(
+            samples: ConformanceSpec.counterSamples(Self.heartbeatSamples), perRead: 1, end: .finish, gated: true)
         layout.heartbeat = heartbeat
         let execution = try runner.start(layout)
         defer { execution.cleanUp() }
         var problems: [String] = []
         let names = (0..<copies).map { ConformanceRunner.subject($0, of: copies) }
         if !waitUntilStalled(execution, stall.signal, copies: copies) {
-            problems.append("the \(copies) copies did not all reach their I/O (\(stall.signal)) within \(Int(spec.deadline)) s")
+            problems.append(
+                "the \(copies) copies did not all reach their I/O (\(stall.signal)) within \(Int(spec.deadline)) s")
         }
         if problems.isEmpty {
             heartbeat.open()
@@ -39,14 +41,17 @@ extension ConformanceSuite {
             if !beat {
                 let got = execution.counts("hbout").data
                 problems.append(
-                    "while \(copies) copies waited on their I/O, a heartbeat branch got \(got) of \(Self.heartbeatSamples) samples through in \(Int(spec.deadline)) s: the plugin blocks the scheduler's queues")
+                    "while \(copies) copies waited on their I/O, a heartbeat branch got \(got) of \(Self.heartbeatSamples) samples through in \(Int(spec.deadline)) s: the plugin blocks the scheduler's queues"
+                )
             }
         }
         let failures = execution.log.all.compactMap { e -> String? in
             if case .failed(let c?, let m) = e, names.contains(c) { return "\(c): \(m)" }
             return nil
         }
-        if !failures.isEmpty { problems.append("copies failed while waiting: \(failures.prefix(2).joined(separator: "; "))") }
+        if !failures.isEmpty {
+            problems.append("copies failed while waiting: \(failures.prefix(2).joined(separator: "; "))")
+        }
         stall.release?()
         // Cancelled while it waits, the plugin must still let the run end.
         execution.run.cancel()
@@ -56,7 +61,9 @@ extension ConformanceSuite {
         return Self.verdict(problems)
     }
 
-    private func waitUntilStalled(_ execution: ConformanceRunner.Execution, _ signal: StallCase.Signal, copies: Int) -> Bool {
+    private func waitUntilStalled(_ execution: ConformanceRunner.Execution, _ signal: StallCase.Signal, copies: Int)
+        -> Bool
+    {
         switch signal {
         case .backpressure:
             // Each copy's small input buffer is full: the copy has stopped taking input.
