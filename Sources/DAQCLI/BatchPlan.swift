@@ -94,7 +94,7 @@ struct BatchPlan {
     }
 
     static func originalPath(_ sink: ComponentSpec) -> String? {
-        Mirror(reflecting: sink.configuration).children.first { $0.label == "path" }?.value as? String
+        sink.configuration.value(ofKey: "path") as? String
     }
 
     /// Paths and glob patterns → existing files, sorted, each once.

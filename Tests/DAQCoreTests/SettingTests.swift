@@ -1,5 +1,5 @@
+import DAQTesting
 import Testing
-import Yams
 
 @testable import DAQCore
 
@@ -37,9 +37,7 @@ private struct Sample: PluginConfiguration {
 
 private func decode(_ yaml: String) throws -> Sample {
     // From a node, as validation decodes: Yams wraps what a decode from text throws.
-    let config = try YAMLDecoder().decode(Sample.self, from: try #require(try Yams.compose(yaml: yaml)))
-    try config.validate()
-    return config
+    try PluginConfigLoader.decode(Sample.self, yaml: yaml)
 }
 
 @Suite("Settings: one declaration per key")
@@ -83,6 +81,14 @@ struct SettingTests {
         let c = try decode("path: a.csv\nshape: sine\n")
         #expect(c.$shape.isWritten && c.$path.isWritten)
         #expect(!c.$maxInFlight.isWritten && !c.cache.$ttl.isWritten)
+    }
+
+    @Test func aKeysValueIsReadByItsYAMLName() throws {
+        let c = try decode("path: a.csv\nport: 1884\n")
+        #expect(c.value(ofKey: "path") as? String == "a.csv")
+        #expect(c.value(ofKey: "port") as? Int == 1884)
+        #expect(c.value(ofKey: "max_in_flight") as? Int == 8)
+        #expect(c.value(ofKey: "rate") == nil && c.value(ofKey: "no_such_key") == nil)
     }
 
     @Test func aMissingRequiredKeyIsAnError() {

@@ -28,6 +28,13 @@ extension SettingGroup {
 
     /// Every key, in declaration order, as `daq plugins describe` documents them.
     public static var declaredKeys: [ConfigKey] { SettingsReader.keys(of: Self()) }
+
+    /// The value of the key named `key` (as YAML names it), default or decoded; `nil` when the
+    /// group has no such key or it is unset. For tools that read another plugin's settings by
+    /// name, as `daq batch` reads each sink's `path` to place it in a recording's folder.
+    public func value(ofKey key: String) -> Any? {
+        SettingsReader.settings(of: self).first { $0.key == key }?.setting.currentValue
+    }
 }
 
 extension SettingGroup {

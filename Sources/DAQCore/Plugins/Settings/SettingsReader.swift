@@ -73,11 +73,19 @@ protocol AnySetting {
     var declaration: SettingDeclaration { get }
     var valueType: String { get }
     var defaultText: String? { get }
+    var currentValue: Any? { get }
     func read(from container: KeyedDecodingContainer<AnyKey>, key: AnyKey, path: String) throws
 }
 
 extension Setting: AnySetting {
     var valueType: String { Value.configType }
+    var currentValue: Any? {
+        guard let value = storage.value else { return nil }
+        // An optional key holds an optional: unset is nil, not a boxed `.none`.
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first?.value
+    }
     var defaultText: String? { declaration.required ? nil : storage.value.flatMap(\.configText) }
 
     func read(from container: KeyedDecodingContainer<AnyKey>, key: AnyKey, path: String) throws {
