@@ -7,10 +7,15 @@ public final class ResampleTransform: TransformPlugin {
         @Setting(
             type: "double (Hz)", required: "The output rate; samples fall on multiples of 1/rate of run-clock time.")
         var rate: Double
-        @Setting(whenUnset: "5 periods of the output", "A longer gap between inputs is left empty.")
+        @Setting(
+            whenUnset: "\(Configuration.gapPeriods) periods of the output", "A longer gap between inputs is left empty."
+        )
         var maxGap: Seconds?
         @Setting(whenUnset: "every numeric field", "Fields to interpolate; others are carried from the earlier sample.")
         var fields: [String]?
+
+        /// Periods of the output a gap may span, when `max_gap` is unset, before it is not bridged.
+        static let gapPeriods = 5
 
         public init() {}
 
@@ -39,7 +44,7 @@ public final class ResampleTransform: TransformPlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         period = 1 / configuration.rate
-        maxGap = configuration.maxGap?.value ?? 5 / configuration.rate
+        maxGap = configuration.maxGap?.value ?? Double(Configuration.gapPeriods) / configuration.rate
         only = configuration.fields
     }
 
