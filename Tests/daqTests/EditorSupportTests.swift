@@ -23,19 +23,9 @@ struct EditorSupportTests {
         defer { try? FileManager.default.removeItem(at: schema) }
         let made = try DAQBinary.run(["schema", "--output", schema.path])
         #expect(made.status == 0, "\(made.err)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", validator, schema.path] + files
-        p.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "validate.py failed: \(errText)")
+        let r = try DAQBinary.tool(["python3", validator, schema.path] + files)
+        try #require(r.status == 0, "validate.py failed: \(r.err)")
+        let data = r.out
         return try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
             try JSONDecoder().decode(Result.self, from: Data($0.utf8))
         }

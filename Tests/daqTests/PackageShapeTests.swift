@@ -44,20 +44,9 @@ struct PackageShapeTests {
     static func dumpPackage() throws -> Data {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["swift", "package", "--scratch-path", scratch.path, "dump-package"]
-        p.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "swift package dump-package failed (is `swift` on PATH?): \(errText)")
-        return data
+        let r = try DAQBinary.tool(["swift", "package", "--scratch-path", scratch.path, "dump-package"])
+        try #require(r.status == 0, "swift package dump-package failed (is `swift` on PATH?): \(r.err)")
+        return r.out
     }
 
     /// The manifest's targets and products.
@@ -95,20 +84,8 @@ struct PackageShapeTests {
     /// scripts/check-imports.py, which CI runs: every module a target imports is one of its
     /// declared dependencies, not one reached through another target's.
     @Test func everyImportIsADeclaredDependency() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "scripts/check-imports.py"]
-        p.currentDirectoryURL = DAQBinary.repository
-        let input = Pipe()
-        let err = Pipe()
-        p.standardInput = input
-        p.standardError = err
-        try p.run()
-        input.fileHandleForWriting.write(try Self.dumpPackage())
-        try input.fileHandleForWriting.close()
-        let problems = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(problems)")
+        let r = try DAQBinary.tool(["python3", "scripts/check-imports.py"], input: try Self.dumpPackage())
+        #expect(r.status == 0, "\(r.err)")
     }
 
     @Test func everyPluginFamilyIsAProduct() throws {

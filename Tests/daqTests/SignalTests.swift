@@ -14,6 +14,30 @@ enum DAQBinary {
             .deletingLastPathComponent()
     }
 
+    /// Runs a tool on PATH (`swift`, `python3`) in the repository to completion, with `input`
+    /// on its standard input; returns exit status, stdout and stderr.
+    static func tool(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, out: Data, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        p.currentDirectoryURL = repository
+        let stdin = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        if input != nil { p.standardInput = stdin }
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, o, String(decoding: e, as: UTF8.self))
+    }
+
     /// Runs `daq` to completion; returns exit status, stdout and stderr. `unset` names variables
     /// of this process's environment that `daq` must not see.
     static func run(
