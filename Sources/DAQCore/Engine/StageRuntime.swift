@@ -154,9 +154,11 @@ class StageRuntime: @unchecked Sendable {
         for handler in controlHandlers.withLock({ $0 }) { handler(command) }
     }
 
-    /// Whether every reader has room; when one has not, `drain` is called back once it has.
+    /// Whether every reader has room, those of the dead letters included (a `block` buffer on
+    /// `<name>.dead` keeps its bound too); when one has not, `resume` is called back once it has.
     func outputsHaveRoom(_ resume: @escaping @Sendable () -> Void) -> Bool {
         for out in outputs where !out.hasRoom(orNotify: resume) { return false }
+        for out in deadOutputs where !out.hasRoom(orNotify: resume) { return false }
         return true
     }
 
