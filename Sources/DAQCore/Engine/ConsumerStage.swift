@@ -5,46 +5,98 @@ import Dispatch
 class ConsumerStage: StageRuntime, @unchecked Sendable {
     /// Batches handled per turn before yielding the pool to other stages.
     static let batchesPerTurn = 16
-    private var ended = false
-    private var toldInputEnded = false
+    /// The stage's lifecycle and what each phase carries; touched on `queue` only.
+    var machine = ConsumerMachine()
 
     /// Handles one batch. Subclasses override.
     func consume(_ batch: Batch) throws {}
 
-    /// Called once after the last batch. Subclasses override.
+    /// Called once after the last batch (also when cancelled, so the plugin closes what it
+    /// opened; ``isCancelling`` tells). Subclasses override.
     func endOfInput() throws {}
 
+    override var lifecycleState: LifecycleState { machine.lifecycle }
+
+    /// Whether the stage ends because the run was cancelled: what it still holds is discarded.
+    var isCancelling: Bool { machine.state == .cancelling }
+
+    override func startPlugin() throws {
+        run(machine.start())
+        do {
+            try startConsumer()
+        } catch {
+            _ = machine.end(.failed)
+            throw error
+        }
+        // The first drain comes with the run's wake, or a reload's: a stage wired before it
+        // started may hold input already, which waits for the rest of the run to start.
+        if case .illegal(let message) = machine.started() { EngineInvariant.violated(message) }
+        report(machine.lifecycle)
+    }
+
+    /// Starts the plugin. Subclasses override.
+    func startConsumer() throws {}
+
     override func wake() {
-        queue.async { self.drain() }
+        queue.async { self.run(self.machine.wake()) }
+    }
+
+    override func requestCancel() {
+        queue.async { self.run(self.machine.cancel()) }
+    }
+
+    override func retire() {
+        run(machine.retire())
+    }
+
+    /// Carries out what the machine answered, after telling observers of a new state. Runs on `queue`.
+    func run(_ action: ConsumerMachine.Action) {
+        report(machine.lifecycle)
+        switch action {
+        case .none, .startPlugin: break
+        case .drain: drain()
+        case .illegal(let message): EngineInvariant.violated(message)
+        }
     }
 
     /// Runs on `queue`.
     func drain() {
-        // A stage a reload added is wired before it starts: what arrives waits in the inbox.
-        guard !ended, lifecycle.state != .idle, lifecycle.state != .starting else { return }
-        if pipeline?.isCancelled == true || lifecycle.state == .failed {
-            inbox?.discardAll()
+        switch machine.state {
+        case .idle, .starting, .ended: return
+        case .failing, .cancelling: discard()
+        case .running: take()
         }
+    }
+
+    /// Failing or cancelled: what arrives is thrown away until every input has ended, so no
+    /// producer waits for room; then the stage ends.
+    private func discard() {
+        guard let inbox else { return finish() }
+        inbox.discardAll()
+        if case .ended = inbox.take() { finish() }
+    }
+
+    private func take() {
         let deferred = plugin as? any DeferredWork
-        let running = pipeline?.isCancelled != true && lifecycle.state != .failed
         for _ in 0..<Self.batchesPerTurn {
+            guard machine.isRunning, let inbox else { return drain() }
             guard outputsHaveRoom({ [weak self] in self?.wake() }) else { return }
             // A plugin with work in flight wakes the stage when it takes input again or is done.
-            if running, let deferred, !deferred.acceptsInput { return }
-            switch inbox!.take() {
+            if let deferred, !deferred.acceptsInput { return }
+            switch inbox.take() {
             case .empty:
                 return
             case .ended:
+                guard case .running(let r) = machine.state else { return drain() }
                 // A sink ends only once no stage can change the step: a step card scanned
                 // upstream of another branch still gets its marker here.
-                if kind == .sink, running, !retiring,
-                    pipeline?.stepsSettled(orNotify: { [weak self] in self?.wake() }) == false
+                if kind == .sink, !r.retiring, links?.steps.settled(orNotify: { [weak self] in self?.wake() }) == false
                 {
                     return
                 }
-                if running, let deferred {
-                    if !toldInputEnded {
-                        toldInputEnded = true
+                if let deferred {
+                    if !r.toldInputEnded {
+                        machine.updateRunning { $0.toldInputEnded = true }
                         deferred.inputEnded()
                     }
                     if deferred.hasPendingWork { return }
@@ -73,50 +125,48 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     }
 
     override func abandonStart(_ error: DAQError) {
-        ended = true
         inbox?.discardAll()
         super.abandonStart(error)
     }
 
     override func failFromPlugin(_ error: DAQError) {
         queue.async {
-            guard !self.ended, self.lifecycle.state != .failed else { return }
+            guard self.machine.isRunning || self.isCancelling else { return }
             self.fail(error)
         }
     }
 
-    private func fail(_ error: DAQError) {
+    /// Fails the stage: the error is reported, the run told, and the input discarded from now on.
+    func fail(_ error: DAQError) {
         noteError(error, fatal: true)
-        move(to: .failed)
-        inbox?.discardAll()
         pipeline?.stageFailed(self)
         // Keep draining so producers are never left waiting; the inbox now refuses everything.
-        queue.async { self.drain() }
+        run(machine.fail())
     }
 
     private func finish() {
-        guard !ended else { return }
-        ended = true
-        if lifecycle.state == .failed {
-            finishStage(.failed)
-            return
+        let final: LifecycleState
+        switch machine.state {
+        case .idle, .starting, .ended: return
+        case .failing: final = .failed
+        case .running, .cancelling:
+            do {
+                try endOfInput()
+                final = isCancelling ? .cancelled : .finished
+            } catch {
+                noteError(daqError(error), fatal: true)
+                pipeline?.stageFailed(self)
+                final = .failed
+            }
         }
-        do {
-            try endOfInput()
-            finishStage(pipeline?.isCancelled == true ? .cancelled : .finished)
-        } catch {
-            noteError(daqError(error), fatal: true)
-            pipeline?.stageFailed(self)
-            finishStage(.failed)
-        }
+        if case .illegal(let message) = machine.end(final) { EngineInvariant.violated(message) }
+        finishStage(final)
     }
 }
 
 /// Runs a ``Transform``, ticking it on the run clock when it asks.
 final class TransformStage: ConsumerStage, @unchecked Sendable {
     private(set) var transform: any Transform
-    /// The requested tick time, if any.
-    private var tickAt: Double?
     private var timer: (any DispatchSourceTimer)?
 
     init(name: String, type: String, transform: any Transform, pool: DispatchQueue) {
@@ -126,8 +176,14 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
 
     override var plugin: AnyObject? { transform }
 
-    override func startPlugin() throws {
+    override func startConsumer() throws {
         try transform.start(context: context)
+    }
+
+    /// The requested tick time, if any.
+    private var tickAt: Double? {
+        guard case .running(let r) = machine.state else { return nil }
+        return r.tickAt
     }
 
     /// What a transform that changes the step emits carries the step in force at each sample's
@@ -155,7 +211,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     /// window without them. Only live data (the realtime clock) needs a timer to close a window
     /// that no later sample closes.
     override func requestTick(atUptime uptime: Double) {
-        tickAt = uptime
+        machine.setTick(uptime)
         guard context.clock.mode == .realtime, let deadline = context.clock.deadline(forUptime: uptime) else { return }
         if timer == nil {
             let t = DispatchSource.makeTimerSource(queue: queue)
@@ -168,12 +224,12 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
 
     override func clockResumed() {
         queue.async {
-            if let t = self.tickAt, !self.lifecycle.state.isFinal { self.requestTick(atUptime: t) }
+            if let t = self.tickAt { self.requestTick(atUptime: t) }
         }
     }
 
     private func timerFired() {
-        guard let t = tickAt, !lifecycle.state.isFinal else { return }
+        guard let t = tickAt else { return }
         // A pause holds the clock: the tick waits for the time it asked for.
         guard context.clock.now() >= t else {
             requestTick(atUptime: t)
@@ -182,12 +238,14 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         do {
             try fireTick(at: t)
         } catch {
-            noteError(daqError(error), fatal: true)
+            // As a throwing `process` would: the policy decides, and `stop` tells the run.
+            guard onError != .stop else { return fail(daqError(error)) }
+            noteError(daqError(error), fatal: false)
         }
     }
 
     private func fireTick(at t: Double) throws {
-        tickAt = nil
+        machine.setTick(nil)
         emit(try transform.tick(now: t, context: context))
     }
 
@@ -199,7 +257,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         timer?.cancel()
         timer = nil
-        tickAt = nil
+        machine.setTick(nil)
         do {
             emit(try transform.finish(context: context))
             transform = new
@@ -217,6 +275,6 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         // Cancelled too, the transform finishes, so it closes what it opened (an HTTP client, a
         // program); what it still held is discarded.
         let rest = try transform.finish(context: context)
-        if pipeline?.isCancelled != true { emit(rest) }
+        if !isCancelling { emit(rest) }
     }
 }

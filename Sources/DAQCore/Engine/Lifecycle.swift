@@ -21,16 +21,3 @@ public enum LifecycleState: String, Sendable, Hashable, CaseIterable {
         }
     }
 }
-
-/// An explicit state machine: illegal transitions are refused, not silently taken.
-struct Lifecycle: Sendable {
-    private(set) var state: LifecycleState = .idle
-
-    /// Moves to `next` when allowed; returns whether it moved.
-    @discardableResult
-    mutating func move(to next: LifecycleState) -> Bool {
-        guard state.canMove(to: next) else { return false }
-        state = next
-        return true
-    }
-}

@@ -33,6 +33,7 @@ extension PipelineRun {
             stage: stage, pipelineName: pipelineName, clock: clock, schedule: schedule,
             runDirectory: options.runDirectory, isRestart: restart)
         stage.pipeline = self
+        stage.links = links
         return stage
     }
 }

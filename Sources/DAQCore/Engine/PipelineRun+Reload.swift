@@ -101,10 +101,7 @@ extension PipelineRun {
         var abandoned: Set<ObjectIdentifier> = []
         for kind in [PluginKind.sink, .transform, .source] {
             for s in change.fresh where s.kind == kind {
-                let started: Result<Void, any Error> = s.queue.sync {
-                    s.move(to: .starting)
-                    return Result { try s.startPlugin() }
-                }
+                let started: Result<Void, any Error> = s.queue.sync { Result { try s.startPlugin() } }
                 if case .failure(let error) = started {
                     change.report.failed.append("\(s.name): \(error)")
                     s.queue.sync {
@@ -112,11 +109,6 @@ extension PipelineRun {
                             s.daqError(error, code: .reloadFailed).prefixed("could not start after a reload: "))
                     }
                     abandoned.insert(ObjectIdentifier(s))
-                    continue
-                }
-                s.queue.sync {
-                    s.move(to: .running)
-                    if s.kind == .source, isPaused { s.move(to: .paused) }
                 }
             }
         }
@@ -175,7 +167,7 @@ extension PipelineRun {
             let (addPrimary, addDead) = adding[ObjectIdentifier(p)] ?? ([], [])
             p.queue.sync {
                 // It ended meanwhile: it closed what it had, and the new edges never opened.
-                guard !p.lifecycle.state.isFinal else {
+                guard !p.lifecycleState.isFinal else {
                     for inbox in addPrimary + addDead { inbox.closeInput() }
                     return
                 }

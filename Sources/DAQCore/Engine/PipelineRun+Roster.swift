@@ -6,11 +6,7 @@ extension PipelineRun {
     /// Counts in the stages a reload adds: the run now waits for them too. Returns `false`, and
     /// counts nothing, when the run has already ended.
     func admitLate(_ added: [StageRuntime]) -> Bool {
-        let admitted = state.withLock { s -> Bool in
-            guard s.activeStages > 0 else { return false }
-            s.activeStages += added.count
-            return true
-        }
+        let admitted = state.withLock { $0.machine.countIn(added.count) }
         guard admitted else { return false }
         for stage in added {
             count(in: stage)
@@ -23,15 +19,15 @@ extension PipelineRun {
     /// stage's queue, where it finishes, so one that has already ended is simply moved out.
     func retire(_ stage: StageRuntime, into group: DispatchGroup) {
         stage.queue.sync {
-            stage.retiring = true
-            let final = stage.lifecycle.state.isFinal ? stage.statistics : nil
+            stage.retire()
+            let final = stage.lifecycleState.isFinal ? stage.statistics : nil
             roster.withLock { r in
                 r.retired.append(Roster.Retired(stage: ObjectIdentifier(stage), final: nil))
                 if let final { r.retire(stage, final: final) }
             }
             guard final == nil else { return }
             group.enter()
-            state.withLock { $0.retiring[ObjectIdentifier(stage)] = group }
+            state.withLock { $0.machine.retire(ObjectIdentifier(stage), into: group) }
         }
     }
 

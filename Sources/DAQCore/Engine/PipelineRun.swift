@@ -17,23 +17,20 @@ public final class PipelineRun: Sendable {
     /// Whether a source's batch stayed within the run's limits, or which limit it reached.
     enum Admission { case open, duration, samples }
 
-    struct State {
-        var lifecycle = Lifecycle()
-        /// Stages counted in and not yet finished; the run ends when it comes back to 0.
-        var activeStages = 0
-        /// Stages a reload retires, and the group its wait is in.
-        var retiring: [ObjectIdentifier: DispatchGroup] = [:]
-        var failure: DAQError?
-        var cancelled = false
-        var admitted = 0
-        var maxUptime = 0.0
-        /// The run-clock time a stop was asked for: where a stopped replay ends.
-        var stoppedAt: Double?
-        var stepsSeen: Set<StepSpec> = []
-        var endDate: Double?
-        /// Stages that may still change the step, and sinks waiting for them to end.
-        var stepChangers = 0
-        var stepWaiters: [@Sendable () -> Void] = []
+    /// The run's lifecycle, and the run-level events and end-of-run work waiting to go out in
+    /// the order the transitions were taken. Whoever finds no delivery under way delivers, outside
+    /// the lock; the others only queue: no observer runs under a lock, and an observer may stop the
+    /// run from its callback.
+    struct Control {
+        var machine = RunMachine()
+        var outbox: [Outgoing] = []
+        var delivering = false
+    }
+
+    /// What the run sends after a transition.
+    enum Outgoing {
+        case event(PipelineEvent)
+        case work(@Sendable () -> Void)
     }
 
     /// The validated pipeline.
@@ -45,9 +42,7 @@ public final class PipelineRun: Sendable {
     /// The run clock, started at ``start()``.
     public let clock: RunClock
     let observers: [any PipelineObserver]
-    let state = Mutex(State())
-    /// Orders the run's own state changes with their events (see `move(to:)`).
-    private let transitions = NSRecursiveLock()
+    let state = Mutex(Control())
     let done = DispatchGroup()
     /// The stages in pipeline order, and the counters of those a reload retired: one lock, so
     /// a retired stage's counts are never missing from, or counted twice in, ``statistics``.
@@ -59,6 +54,8 @@ public final class PipelineRun: Sendable {
     public let recorder: RunRecorder
     /// The run's steps, the pipeline's and those stages add.
     public let schedule: StepSchedule
+    /// What the stages share on the data path: the run's limits, its watermark, its step gate.
+    let links: RunLinks
 
     /// Builds every stage; plugin constructors run here.
     /// - Throws: ``PipelineStartError`` when a plugin cannot be built.
@@ -71,6 +68,9 @@ public final class PipelineRun: Sendable {
             pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate,
             stages: spec.components.count, contentHash: options.contentHash)
         schedule = StepSchedule(spec.steps)
+        links = RunLinks(
+            limits: RunLimits(duration: options.duration, maxSamples: options.maxSamples),
+            watermark: Watermark(clock: clock), steps: StepGate())
         var byName: [String: StageRuntime] = [:]
         var built: [StageRuntime] = []
         for c in spec.components {
@@ -97,23 +97,18 @@ public final class PipelineRun: Sendable {
     /// - Throws: ``PipelineStartError`` when a plugin cannot start (a file cannot be opened);
     ///   stages already started are closed again.
     public func start() throws {
-        move(to: .starting)
+        if case .illegal = transition({ $0.start() }, reportIllegal: false) {
+            throw DAQError(.startFailed, "the run was started already; a run starts once (make a new PipelineRun)")
+        }
         var started: [StageRuntime] = []
         for kind in [PluginKind.sink, .transform, .source] {
             for s in stages where s.kind == kind {
-                let result: Result<Void, any Error> = s.queue.sync {
-                    s.move(to: .starting)
-                    return Result { try s.startPlugin() }
-                }
+                let result: Result<Void, any Error> = s.queue.sync { Result { try s.startPlugin() } }
                 if case .failure(let error) = result {
                     for other in started { other.queue.sync { other.abortStarted() } }
                     let failure = PipelineStartError(
                         component: "\(kind.section).\(s.name)", message: "\(error)", underlying: error)
-                    state.withLock {
-                        $0.failure = $0.failure ?? failure.daqError
-                        $0.endDate = Date().timeIntervalSince1970
-                    }
-                    move(to: .failed)
+                    transition { $0.startFailed(failure.daqError, at: Date().timeIntervalSince1970) }
                     // The sinks that started made their directories: their record says why it ends here.
                     recordEnd()
                     throw failure
@@ -122,10 +117,8 @@ public final class PipelineRun: Sendable {
             }
         }
         let all = stages
-        state.withLock { $0.activeStages = all.count }
         for _ in all { done.enter() }
-        for s in all { s.queue.sync { s.move(to: .running) } }
-        move(to: .running)
+        tell(transition { $0.started(stages: all.count) })
         if let duration = options.duration, clock.mode != .virtual { armDurationStop(at: duration) }
         for s in stages { (s as? SourceStage)?.begin() }
     }
@@ -137,22 +130,35 @@ public final class PipelineRun: Sendable {
 
     /// Stops every source but `spared`, which ends by itself after emitting what it admitted.
     func stop(sparing spared: StageRuntime?) {
-        let proceed = state.withLock { s -> Bool in
-            guard !s.lifecycle.state.isFinal, s.lifecycle.state != .stopping else { return false }
-            return true
-        }
-        guard proceed else { return }
-        let now = clock.now()
-        state.withLock { if $0.stoppedAt == nil { $0.stoppedAt = now } }
-        move(to: .stopping)
-        for s in stages where s.kind == .source && s !== spared { s.requestStop() }
+        tell(transition { $0.stop() }, sparing: spared)
     }
 
     /// Stops at once: sources stop, buffered samples are discarded, sinks close.
     public func cancel() {
-        state.withLock { $0.cancelled = true }
-        for s in stages {
-            if s.kind == .source { s.requestStop() } else { s.wake() }
+        tell(transition { $0.cancel() })
+    }
+
+    /// Sends the stages what a transition asks of them, as messages on their queues.
+    func tell(_ action: RunMachine.Action, sparing spared: StageRuntime? = nil) {
+        let all = stages
+        switch action {
+        case .none, .illegal: break
+        case .stop:
+            links.watermark.noteStop(at: clock.now())
+            for s in all where s.kind == .source && s !== spared { s.requestStop() }
+        case .cancel:
+            // Consumers hear first: a source that ends on its cancel closes their input, and they
+            // must discard what waits rather than take it as a normal end.
+            for s in all where s.kind != .source { s.requestCancel() }
+            for s in all where s.kind == .source { s.requestCancel() }
+        case .pause:
+            clock.hold()
+            for s in all where s.kind == .source { s.pauseStage() }
+        case .resume:
+            clock.release()
+            for s in all where s.kind == .source { s.resumeStage() }
+            for s in all where s.kind != .source { s.clockResumed() }
+            if let duration = options.duration, clock.mode != .virtual { armDurationStop(at: duration) }
         }
     }
 
@@ -161,21 +167,12 @@ public final class PipelineRun: Sendable {
     /// with `pause: buffer`); what is already in flight keeps draining. Every sink marks the
     /// pause, and the resume, in its output.
     public func pause() {
-        guard move(to: .paused) else { return }
-        clock.hold()
-        for s in stages where s.kind == .source { s.queue.async { s.move(to: .paused) } }
+        tell(transition { $0.pause() })
     }
 
     /// Resumes: the clock goes on from where it held, and a replay at its recorded spacing.
     public func resume() {
-        guard move(to: .running) else { return }
-        clock.release()
-        for case let s as SourceStage in stages {
-            s.queue.async { s.move(to: .running) }
-            s.resumeFromPause()
-        }
-        for s in stages where s.kind != .source { s.clockResumed() }
-        if let duration = options.duration, clock.mode != .virtual { armDurationStop(at: duration) }
+        tell(transition { $0.resume() })
     }
 
     /// Stops the run when its clock reaches `duration`; a pause moves that moment on.
@@ -186,7 +183,7 @@ public final class PipelineRun: Sendable {
             guard self.clock.now() >= duration else { return self.armDurationStop(at: duration) }
             // The run ends at `duration` on its clock, not when the timer ran (a millisecond
             // late on a busy machine): sources close what they hold open at that uptime.
-            self.state.withLock { if $0.stoppedAt == nil { $0.stoppedAt = duration } }
+            self.links.watermark.noteStop(at: duration)
             self.stop()
         }
     }
@@ -265,10 +262,12 @@ public final class PipelineRun: Sendable {
     }
 
     /// The pipeline's state now.
-    public var lifecycleState: LifecycleState { state.withLock { $0.lifecycle.state } }
+    public var lifecycleState: LifecycleState { state.withLock { $0.machine.lifecycle } }
 
     func result() -> RunResult {
-        let (lifecycle, failure, end) = state.withLock { ($0.lifecycle.state, $0.failure, $0.endDate) }
+        let (lifecycle, failure, end) = state.withLock {
+            ($0.machine.lifecycle, $0.machine.failure, $0.machine.endDate)
+        }
         return RunResult(
             state: lifecycle, stages: statistics, startDate: clock.startDate,
             endDate: end ?? Date().timeIntervalSince1970, error: failure, recordProblems: recorder.problems)
@@ -291,20 +290,56 @@ public final class PipelineRun: Sendable {
         recordEnd(r)
     }
 
+    /// Takes one input of the run's machine and queues the state events it makes, with `then`
+    /// after them; then delivers what is queued unless a delivery is under way elsewhere.
     @discardableResult
-    func move(to next: LifecycleState) -> Bool {
-        // A stop and the last stage finishing can move the run at the same moment from two
-        // threads; the transition and its event go out together, so observers see the states
-        // in the order they were taken (stopping before finished). Recursive: an observer may
-        // stop the run from its callback.
-        transitions.lock()
-        defer { transitions.unlock() }
-        let from = state.withLock { s -> LifecycleState? in
-            let from = s.lifecycle.state
-            return s.lifecycle.move(to: next) ? from : nil
+    func transition(
+        _ input: (inout RunMachine) -> RunMachine.Action, reportIllegal: Bool = true,
+        then: (RunMachine) -> [Outgoing] = { _ in [] }
+    ) -> RunMachine.Action {
+        let action = state.withLock { c -> RunMachine.Action in
+            let from = c.machine.lifecycle
+            let action = input(&c.machine)
+            let to = c.machine.lifecycle
+            if from != to {
+                // Observers see a run end through `stopping`, however it ended.
+                if to.isFinal, from == .running || from == .paused {
+                    c.outbox.append(.event(.state(component: nil, from: from, to: .stopping)))
+                    c.outbox.append(.event(.state(component: nil, from: .stopping, to: to)))
+                } else {
+                    c.outbox.append(.event(.state(component: nil, from: from, to: to)))
+                }
+            }
+            c.outbox += then(c.machine)
+            return action
         }
-        guard let from else { return false }
-        publish(.state(component: nil, from: from, to: next))
-        return true
+        deliver()
+        if reportIllegal, case .illegal(let message) = action { EngineInvariant.violated(message) }
+        return action
+    }
+
+    /// Sends what transitions queued, in order, outside the lock; returns at once when another
+    /// thread is already sending (it sends this too).
+    private func deliver() {
+        let claimed = state.withLock { c -> Bool in
+            guard !c.delivering, !c.outbox.isEmpty else { return false }
+            c.delivering = true
+            return true
+        }
+        guard claimed else { return }
+        while true {
+            let next = state.withLock { c -> [Outgoing] in
+                defer { c.outbox = [] }
+                if c.outbox.isEmpty { c.delivering = false }
+                return c.outbox
+            }
+            if next.isEmpty { return }
+            for o in next {
+                switch o {
+                case .event(let e): publish(e)
+                case .work(let w): w()
+                }
+            }
+        }
     }
 }

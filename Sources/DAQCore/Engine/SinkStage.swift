@@ -19,7 +19,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
 
     override var plugin: AnyObject? { sink }
 
-    override func startPlugin() throws {
+    override func startConsumer() throws {
         let (steps, version) = context.schedule.snapshot()
         markers = StepMarkers(steps: steps, stream: name, startDate: context.startDate)
         pauses = PauseMarkers(stream: name)
@@ -45,7 +45,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     override func consume(_ batch: Batch) throws {
         refreshSteps()
         var woven = weavePauses(markers.weave(batch))
-        for change in markers.takeChanges() { pipeline?.noteStep(change) }
+        for change in markers.takeChanges() { noteStep(change) }
         woven.stream = batch.stream
         try write(woven)
     }
@@ -86,8 +86,15 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         pipeline?.publish(.sent(sink: name, samples: sent, bytes: bytes))
     }
 
+    /// Publishes each step change once, whichever sink reaches it first.
+    private func noteStep(_ change: (String, Double)) {
+        let step = StepSpec(path: change.0, at: change.1)
+        guard links?.steps.firstSight(of: step) ?? true else { return }
+        publish(.stepChanged(path: change.0, uptime: change.1))
+    }
+
     private func periodicFlush() {
-        guard dirty, !lifecycle.state.isFinal else { return }
+        guard dirty, machine.isRunning else { return }
         do {
             try sink.flush(context: context)
             dirty = false
@@ -118,10 +125,10 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     override func endOfInput() throws {
         flushTimer?.cancel()
         flushTimer = nil
-        if pipeline?.isCancelled != true {
+        if !isCancelling {
             refreshSteps()
-            let end = weavePauses(markers.stop(at: pipeline?.finalUptime() ?? context.clock.now()), final: true)
-            for change in markers.takeChanges() { pipeline?.noteStep(change) }
+            let end = weavePauses(markers.stop(at: links?.watermark.finalUptime() ?? context.clock.now()), final: true)
+            for change in markers.takeChanges() { noteStep(change) }
             try write(end)
         }
         try sink.flush(context: context)

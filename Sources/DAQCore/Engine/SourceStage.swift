@@ -4,27 +4,17 @@ import Synchronization
 /// Runs a ``Source``: pulls batches while downstream has room, stamps them, and paces them
 /// by the run clock with one strict `DispatchSourceTimer`.
 final class SourceStage: StageRuntime, @unchecked Sendable {
+    typealias Reading = SourceMachine.Reading
     let source: any Source
     let batchSize: Int
-    /// Read but not yet due.
-    private var pending: Batch?
-    private var status: SourceStatus = .more
-    /// Where `--duration` or `--max-samples` cut the input: the source's input did not end,
-    /// the run's limit did, so the source is closed at that time rather than left open.
-    private var cut: Cut?
-    private var stopRequested = false
-    private var pumpScheduled = false
+    /// The stage's lifecycle and everything each phase carries; touched on `queue` only.
+    private var machine = SourceMachine()
     private var timer: (any DispatchSourceTimer)?
-    private let wakeFlag = Mutex(false)
-    /// Whether the current wait for room has been reported, so a long wait is one event.
-    private var blockedReported = false
+    /// Whether a pump is queued: wakes from any thread and the stage's own re-reads coalesce
+    /// into one. Not lifecycle: only how often the queue is asked to look.
+    private let pumpQueued = Mutex(false)
     /// What it does with what a live source delivers while the run is paused.
     var pauseHandling = PauseHandling.drop
-    /// What it kept during a pause (`pause: buffer`), delivered after it.
-    private var hold = PauseHold()
-    /// Whether ``begin()`` has run. A live source may wake its stage from an I/O callback while
-    /// it starts; reading then could end the stage before the run counts it and marks it running.
-    private var begun = false
 
     init(name: String, type: String, source: any Source, batchSize: Int, pool: DispatchQueue) {
         self.source = source
@@ -34,39 +24,70 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     override var plugin: AnyObject? { source }
 
+    override var lifecycleState: LifecycleState { machine.lifecycle }
+
     override func startPlugin() throws {
-        try source.start(context: context)
+        run(machine.start())
+        do {
+            try source.start(context: context)
+        } catch {
+            // The run reports the failure; the stage ends with it.
+            _ = machine.end(.failed)
+            throw error
+        }
+        run(machine.started())
     }
 
     override func abortStarted() {
         source.stop(context: context)
     }
 
+    /// The run has begun: reading starts, paused when the run is paused. The run's state is
+    /// read on the stage's queue, so a pause sent before this (ignored while the stage had not
+    /// begun) and one sent after it both hold.
     func begin() {
-        queue.async {
-            self.begun = true
-            self.pump()
-        }
+        queue.async { self.run(self.machine.begin(paused: self.pipeline?.isPaused ?? false)) }
     }
 
     override func wake() {
-        let schedule = wakeFlag.withLock { w -> Bool in
-            if w { return false }
-            w = true
+        let schedule = pumpQueued.withLock { queued -> Bool in
+            if queued { return false }
+            queued = true
             return true
         }
-        if schedule {
-            queue.async {
-                self.wakeFlag.withLock { $0 = false }
-                self.pump()
-            }
+        guard schedule else { return }
+        queue.async {
+            self.pumpQueued.withLock { $0 = false }
+            self.run(self.machine.wake())
         }
     }
 
     override func requestStop() {
-        queue.async {
-            self.stopRequested = true
-            self.pump()
+        queue.async { self.run(self.machine.stop(.graceful)) }
+    }
+
+    override func requestCancel() {
+        queue.async { self.run(self.machine.stop(.cancel)) }
+    }
+
+    override func pauseStage() {
+        queue.async { self.run(self.machine.pause()) }
+    }
+
+    override func resumeStage() {
+        queue.async { self.run(self.machine.resume()) }
+    }
+
+    /// Carries out what the machine answered, after telling observers of a new state. Runs on `queue`.
+    private func run(_ action: SourceMachine.Action) {
+        report(machine.lifecycle)
+        switch action {
+        case .none, .startPlugin: break
+        case .pump: pump()
+        case .release:
+            releaseHold()
+            pump()
+        case .illegal(let message): EngineInvariant.violated(message)
         }
     }
 
@@ -76,137 +97,134 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     /// armed: time there moves with the data.
     override func requestTick(atUptime uptime: Double) {
         queue.async {
-            guard self.pending == nil, !self.lifecycle.state.isFinal else { return }
+            guard let r = self.machine.reading, r.pending == nil else { return }
             self.arm(for: uptime)
-        }
-    }
-
-    func resumeFromPause() {
-        queue.async { self.pump() }
-    }
-
-    private func scheduleRead() {
-        guard !pumpScheduled else { return }
-        pumpScheduled = true
-        queue.async {
-            self.pumpScheduled = false
-            self.pump()
         }
     }
 
     /// One step of the read → stamp → pace → emit loop. Runs on `queue`.
     private func pump() {
-        // A live source's I/O can wake it between its start and the pipeline's move to
-        // running; reading then could end the whole run before the run has begun.
-        guard begun, !lifecycle.state.isFinal else { return }
-        // What a pause kept goes out first after it, and at a stop in the pause too.
-        if !hold.isEmpty, pipeline?.isPaused != true || stopRequested { releaseHold() }
-        if stopRequested || pipeline?.isCancelled == true {
-            // A graceful stop still emits what the clock has reached; what lies in the future
-            // was never acquired in run-clock terms.
-            if let batch = pending, pipeline?.isCancelled != true {
-                let due = dueCount(batch)
-                if due > 0 {
-                    emit(batch.slice(0..<due))
-                    pipeline?.noteEmitted(upTo: batch.uptimes[due - 1])
-                }
-            }
-            pending = nil
-            if status != .finished || cut != nil { closeSource(at: pipeline?.finalUptime() ?? context.clock.now()) }
-            endSource(.finished)
-            return
+        guard let (phase, lent) = machine.checkOut() else { return }
+        var r = lent
+        let final: LifecycleState?
+        switch phase {
+        case .stopping(let ending): final = stop(&r, ending)
+        case .paused: final = readWhilePaused(&r)
+        case .running: final = read(&r)
         }
-        if pipeline?.isPaused == true {
-            readWhilePaused()
-            return
+        if let final {
+            endSource(final)
+        } else {
+            machine.checkIn(r)
         }
-        if var batch = pending {
-            guard hasRoom() else { return }
+    }
+
+    /// A graceful stop still emits what the clock has reached; what lies in the future was never
+    /// acquired in run-clock terms. A cancel discards it.
+    private func stop(_ r: inout Reading, _ ending: SourceMachine.Ending) -> LifecycleState {
+        if let batch = r.pending, ending == .graceful {
             let due = dueCount(batch)
             if due > 0 {
                 emit(batch.slice(0..<due))
-                pipeline?.noteEmitted(upTo: batch.uptimes[due - 1])
+                links?.watermark.noteEmitted(upTo: batch.uptimes[due - 1])
+            }
+        }
+        r.pending = nil
+        if r.status != .finished || r.cut != nil {
+            closeSource(at: links?.watermark.finalUptime() ?? context.clock.now())
+        }
+        return ending == .cancel ? .cancelled : .finished
+    }
+
+    private func read(_ r: inout Reading) -> LifecycleState? {
+        if var batch = r.pending {
+            guard hasRoom(&r) else { return nil }
+            let due = dueCount(batch)
+            if due > 0 {
+                emit(batch.slice(0..<due))
+                links?.watermark.noteEmitted(upTo: batch.uptimes[due - 1])
                 batch = batch.slice(due..<batch.count)
             }
             if batch.isEmpty {
-                pending = nil
+                r.pending = nil
             } else {
-                pending = batch
+                r.pending = batch
                 arm(for: batch.uptimes[0])
-                return
+                return nil
             }
         }
-        switch status {
+        switch r.status {
         case .finished:
-            if let cut {
+            if let cut = r.cut {
                 // `--duration N` runs N seconds of the run clock, not only until the last sample
                 // before N; the source is closed at N, as a stop at N would close it.
                 if case .duration(let end) = cut, !context.clock.isDue(end) {
                     arm(for: end)
-                    return
+                    return nil
                 }
                 context.clock.advance(to: cut.uptime)
-                pipeline?.noteEmitted(upTo: cut.uptime)
+                links?.watermark.noteEmitted(upTo: cut.uptime)
                 closeSource(at: cut.uptime)
             }
-            endSource(.finished)
-            return
+            return .finished
         case .idle, .more:
             break
         }
-        guard hasRoom() else { return }
+        guard hasRoom(&r) else { return nil }
         var batch = Batch(stream: name, capacity: batchSize)
         do {
-            status = try source.read(into: &batch, limit: batchSize, context: context)
+            r.status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
             noteError(daqError(error), fatal: true)
             pipeline?.stageFailed(self)
-            endSource(.failed)
-            return
+            return .failed
         }
         if !batch.isEmpty {
-            admit(&batch)
-            pending = batch.isEmpty ? nil : batch
+            admit(&batch, &r)
+            r.pending = batch.isEmpty ? nil : batch
         }
-        if pending != nil || status != .idle { scheduleRead() }
+        if r.pending != nil || r.status != .idle { wake() }
+        return nil
     }
 
     /// Applies the run's limits to what the source read, and stamps its steps.
-    private func admit(_ batch: inout Batch) {
-        let limited = pipeline?.admit(&batch, from: self) ?? .open
+    private func admit(_ batch: inout Batch, _ r: inout Reading) {
+        let limited = links?.limits.admit(&batch) ?? .open
         stampSteps(&batch)
         switch limited {
         case .open: break
         case .duration:
-            status = .finished
-            cut = .duration(pipeline?.options.duration ?? 0)
+            r.status = .finished
+            r.cut = .duration(links?.limits.duration ?? 0)
         case .samples:
-            status = .finished
-            cut = .samples(batch.uptimes.last ?? context.clock.now())
+            r.status = .finished
+            r.cut = .samples(batch.uptimes.last ?? context.clock.now())
+            // The last of `--max-samples`: every other source stops; this one ends by itself
+            // after emitting what it admitted.
+            pipeline?.maxSamplesReached(by: self)
         }
     }
 
     /// A live source goes on producing while the run is paused: what arrives then is read, so
     /// it does not pile up in the device, and dropped (and counted) or, with `pause: buffer`,
     /// kept to go out after the pause. Samples not yet due (a generator's, a recording's) wait.
-    private func readWhilePaused() {
-        guard context.clock.mode == .realtime, pending == nil, status != .finished else { return }
+    private func readWhilePaused(_ r: inout Reading) -> LifecycleState? {
+        guard context.clock.mode == .realtime, r.pending == nil, r.status != .finished else { return nil }
         var batch = Batch(stream: name, capacity: batchSize)
         do {
-            status = try source.read(into: &batch, limit: batchSize, context: context)
+            r.status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
             noteError(daqError(error), fatal: true)
             pipeline?.stageFailed(self)
-            endSource(.failed)
-            return
+            return .failed
         }
         let due = dueCount(batch)
         if due > 0 {
             var dropped = due
             if pauseHandling == .buffer {
                 let capacity = pauseCapacity
-                dropped = hold.keep(due == batch.count ? batch : batch.slice(0..<due), capacity: capacity)
-                let kept = hold.count
+                dropped = r.hold.keep(due == batch.count ? batch : batch.slice(0..<due), capacity: capacity)
+                let kept = r.hold.count
                 stats.withLock {
                     $0.buffered = kept
                     $0.bufferCapacity = capacity
@@ -217,8 +235,9 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
                 publish(.dropped(component: name, samples: dropped))
             }
         }
-        if due < batch.count { pending = batch.slice(due..<batch.count) }
-        if status == .more && pending == nil { scheduleRead() }
+        if due < batch.count { r.pending = batch.slice(due..<batch.count) }
+        if r.status == .more && r.pending == nil { wake() }
+        return nil
     }
 
     /// The most a pause keeps: what the smallest input buffer it feeds holds, so the burst
@@ -230,7 +249,10 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     /// Puts what the pause kept ahead of what waits, in the order it came, under the run's limits;
     /// says once how many did not fit.
     private func releaseHold() {
-        guard let (kept, dropped) = hold.take() else { return }
+        guard let (phase, lent) = machine.checkOut() else { return }
+        var r = lent
+        defer { machine.checkIn(r) }
+        guard let (kept, dropped) = r.hold.take() else { return }
         stats.withLock { $0.buffered = 0 }
         if dropped > 0 {
             let message =
@@ -238,20 +260,20 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
                 + "and dropped \(dropped) more (it holds \(pauseCapacity))"
             publish(.warning(component: name, message: message))
         }
-        guard pipeline?.isCancelled != true, !kept.isEmpty else { return }
+        guard phase != .stopping(.cancel), !kept.isEmpty else { return }
         var batch = kept
-        admit(&batch)
-        if let rest = pending { batch.append(contentsOf: rest) }
-        pending = batch.isEmpty ? nil : batch
+        admit(&batch, &r)
+        if let rest = r.pending { batch.append(contentsOf: rest) }
+        r.pending = batch.isEmpty ? nil : batch
     }
 
-    private func hasRoom() -> Bool {
+    private func hasRoom(_ r: inout Reading) -> Bool {
         if outputsHaveRoom({ [weak self] in self?.wake() }) {
-            blockedReported = false
+            r.blockedReported = false
             return true
         }
-        if !blockedReported {
-            blockedReported = true
+        if !r.blockedReported {
+            r.blockedReported = true
             publish(.backpressure(component: name))
         }
         return false
@@ -306,27 +328,14 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         guard !batch.isEmpty else { return }
         stampSteps(&batch)
         emit(batch)
-        if let last = batch.uptimes.last { pipeline?.noteEmitted(upTo: last) }
+        if let last = batch.uptimes.last { links?.watermark.noteEmitted(upTo: last) }
     }
 
     private func endSource(_ final: LifecycleState) {
         timer?.cancel()
         timer = nil
         source.stop(context: context)
-        finishStage(final == .finished && pipeline?.isCancelled == true ? .cancelled : final)
-    }
-}
-
-/// Why a source's input was cut short by the run's limits.
-private enum Cut {
-    /// `--duration`: the run clock's end.
-    case duration(Double)
-    /// `--max-samples`: after the last admitted sample.
-    case samples(Double)
-
-    var uptime: Double {
-        switch self {
-        case .duration(let end), .samples(let end): return end
-        }
+        if case .illegal(let message) = machine.end(final) { EngineInvariant.violated(message) }
+        finishStage(final)
     }
 }

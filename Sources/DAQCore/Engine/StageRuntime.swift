@@ -23,12 +23,13 @@ class StageRuntime: @unchecked Sendable {
     var onError: ErrorPolicy = .stop
     /// Whether its plugin changes the run's step; sinks wait for such stages before they end.
     var changesSteps = false
-    /// Set when a reload replaces or removes this stage: it drains and ends without waiting
-    /// for the rest of the run.
-    var retiring = false
+    /// What the run shares with its stages on the data path: limits, watermark, steps; `nil`
+    /// outside a pipeline.
+    var links: RunLinks?
     /// This stage's input buffer; `nil` for sources.
     var inbox: Inbox?
-    var lifecycle = Lifecycle()
+    /// The state last told to observers; the stage's own machine is the truth, this is its echo.
+    private(set) var reported = LifecycleState.idle
     var context: StageContext!
     /// What a plugin listens to from outside the data flow.
     let controlHandlers = Mutex<[@Sendable (ControlCommand) -> Void]>([])
@@ -79,6 +80,22 @@ class StageRuntime: @unchecked Sendable {
     /// Graceful stop request (sources stop reading). Subclasses override.
     func requestStop() {}
 
+    /// The run was cancelled: sources stop, consumers discard what waits. Subclasses override.
+    func requestCancel() {}
+
+    /// The run paused: sources stop reading. Subclasses override.
+    func pauseStage() {}
+
+    /// The run resumed after a pause. Subclasses override.
+    func resumeStage() {}
+
+    /// A reload replaces or removes this stage: it drains and ends without waiting for the rest
+    /// of the run. Runs on `queue`. Subclasses override.
+    func retire() {}
+
+    /// The stage's state now, from its machine. Runs on `queue`. Subclasses override.
+    var lifecycleState: LifecycleState { reported }
+
     /// Publishes an event to the run's observers.
     func publish(_ event: PipelineEvent) {
         pipeline?.publish(event)
@@ -106,12 +123,21 @@ class StageRuntime: @unchecked Sendable {
     /// The plugin instance this stage runs.
     var plugin: AnyObject? { nil }
 
-    /// Moves the stage's lifecycle, publishing the change.
-    func move(to next: LifecycleState) {
-        let from = lifecycle.state
-        guard lifecycle.move(to: next) else { return }
+    /// Tells observers the stage is now in `next`, when that is news. A stage that ends from
+    /// running passes through `stopping` on the way, as observers expect. Runs on `queue`.
+    func report(_ next: LifecycleState) {
+        let from = reported
+        guard from != next else { return }
+        if next.isFinal, from == .running || from == .paused { report(.stopping) }
+        // A stage that begins in a paused run was running for an instant, as far as observers go.
+        if next == .paused, from == .starting { report(.running) }
+        guard reported.canMove(to: next) else {
+            return EngineInvariant.violated("stage \(name): reported \(reported) cannot move to \(next)")
+        }
+        let was = reported
+        reported = next
         stats.withLock { $0.state = next }
-        pipeline?.publish(.state(component: name, from: from, to: next))
+        pipeline?.publish(.state(component: name, from: was, to: next))
     }
 
     /// Sends a batch to every reader, stamping this stage as its stream.
@@ -194,8 +220,7 @@ class StageRuntime: @unchecked Sendable {
 
     /// Ends this stage: tells readers no more will come and the pipeline that it is done.
     func finishStage(_ final: LifecycleState) {
-        if lifecycle.state == .running || lifecycle.state == .paused { move(to: .stopping) }
-        move(to: final)
+        report(final)
         sendUndelivered()
         for out in outputs + deadOutputs { out.closeInput() }
         outputs = []
