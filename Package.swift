@@ -41,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `PipelineRun` is a `Service`; the package needs only swift-log and swift-async-algorithms,
+        // so DAQCore stays free of NIO.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -51,6 +54,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "DAQSHA256", dependencies: ["DAQCore", .product(name: "Crypto", package: "swift-crypto")]),
@@ -132,7 +136,13 @@ let package = Package(
             name: "readers-fuzz", dependencies: ["DAQMotion", "DAQBarcode", "DAQCore", "DAQTesting"],
             path: "Fuzz/readers-fuzz"),
 
-        .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting", "DAQSHA256"]),
+        .testTarget(
+            name: "DAQCoreTests",
+            dependencies: [
+                "DAQCore", "DAQTesting", "DAQSHA256",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQCLITests",

@@ -10,6 +10,7 @@ extension PipelineRun {
 
     func publish(_ event: PipelineEvent) {
         for o in observers { o.handle(event) }
+        eventHub.feed(event, of: self)
     }
 
     /// Applies `--max-samples` and `--duration` to a batch a source has read.

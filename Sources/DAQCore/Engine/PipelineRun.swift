@@ -45,6 +45,8 @@ public final class PipelineRun: Sendable {
     /// The run clock, started at ``start()``.
     public let clock: RunClock
     let observers: [any PipelineObserver]
+    /// The streams of ``events`` and ``samples(of:buffering:)``, fed by ``publish(_:)``.
+    let eventHub = EventHub()
     let state = Mutex(State())
     /// Orders the run's own state changes with their events (see `move(to:)`).
     private let transitions = NSRecursiveLock()
