@@ -132,6 +132,14 @@ let package = Package(
                 "DAQTesting",
             ],
             path: "Benchmarks/daq-bench"),
+        // The program docs/guide/embedding.md shows, built and run by daqTests so the guide cannot drift.
+        .executableTarget(
+            name: "daq-embed-example",
+            dependencies: [
+                "DAQCore", "DAQStandard", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Embedding"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
         .executableTarget(
             name: "readers-fuzz", dependencies: ["DAQMotion", "DAQBarcode", "DAQCore", "DAQTesting"],
@@ -172,7 +180,7 @@ let package = Package(
             name: "DAQSampleLoggerTests",
             dependencies: ["DAQCore", "DAQSampleLogger", "DAQStandard", "DAQTesting", "DAQSHA256"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
-        .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
+        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
