@@ -41,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `PipelineRun` is a `Service`; the package needs only swift-log and swift-async-algorithms,
+        // so DAQCore stays free of NIO.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -51,6 +54,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "DAQSHA256", dependencies: ["DAQCore", .product(name: "Crypto", package: "swift-crypto")]),
@@ -109,6 +113,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(
@@ -127,12 +132,26 @@ let package = Package(
                 "DAQTesting",
             ],
             path: "Benchmarks/daq-bench"),
+        // The program docs/guide/embedding.md shows, built and run by daqTests so the guide cannot drift.
+        .executableTarget(
+            name: "daq-embed-example",
+            dependencies: [
+                "DAQCore", "DAQStandard", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/Embedding"),
         .executableTarget(name: "ble-fuzz", dependencies: ["DAQBLE", "DAQCore"], path: "Fuzz/ble-fuzz"),
         .executableTarget(
             name: "readers-fuzz", dependencies: ["DAQMotion", "DAQBarcode", "DAQCore", "DAQTesting"],
             path: "Fuzz/readers-fuzz"),
 
-        .testTarget(name: "DAQCoreTests", dependencies: ["DAQCore", "DAQTesting", "DAQSHA256"]),
+        .testTarget(
+            name: "DAQCoreTests",
+            dependencies: [
+                "DAQCore", "DAQTesting", "DAQSHA256",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQCLITests",
@@ -161,7 +180,7 @@ let package = Package(
             name: "DAQSampleLoggerTests",
             dependencies: ["DAQCore", "DAQSampleLogger", "DAQStandard", "DAQTesting", "DAQSHA256"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
-        .testTarget(name: "daqTests", dependencies: ["daq", "DAQTesting"]),
+        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [

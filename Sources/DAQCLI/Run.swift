@@ -162,9 +162,11 @@ extension DAQCommand {
                     run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
                 : nil
             defer { keys?.restore() }
-            let signals = SignalHandler(run: run)
+            let group = RunServiceGroup(run: run, logger: logger)
+            let signals = SignalHandler(run: run, group: group)
             let printsToStdout = spec.components.contains { $0.plugin.typeName == ConsoleSink.typeName }
             let statusLine = StatusLine(run: run, enabled: status.enabled(samplesOnStdout: printsToStdout))
+            group.runUntilEnded()
             let result = run.wait()
             statusLine.stop()
             signals.restore()

@@ -4,8 +4,9 @@ import Foundation
 
 /// SIGINT and SIGTERM for `daq run`: the first stops gracefully, the second cancels.
 ///
-/// Signals are taken through `DispatchSource`s on one private serial queue, so nothing runs in
-/// an async-signal context.
+/// The graceful stop is the `ServiceGroup`'s (see ``RunServiceGroup``); this handler says so and
+/// counts, because the group cannot turn a second signal into a cancellation. Signals are taken
+/// through `DispatchSource`s on one private serial queue, so nothing runs in an async-signal context.
 final class SignalHandler: Sendable {
     /// Seconds a cancelled run gets to close its files before the process exits regardless.
     static let cancelGrace = 2.0
@@ -13,12 +14,12 @@ final class SignalHandler: Sendable {
     /// Touched only on the sources' queue.
     nonisolated(unsafe) private var count = 0
 
-    init(run: PipelineRun) {
+    init(run: PipelineRun, group: RunServiceGroup) {
         sources = SignalSources([SIGINT, SIGTERM], label: "daq.signals") { [unowned self] _ in
             self.count += 1
             if self.count == 1 {
                 printError("\ndaq: stopping: draining buffers and closing sinks (signal again to cancel)")
-                run.stop()
+                group.shutDownGracefully()
             } else {
                 printError("daq: cancelling")
                 run.cancel()

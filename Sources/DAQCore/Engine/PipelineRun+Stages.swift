@@ -10,6 +10,7 @@ extension PipelineRun {
 
     func publish(_ event: PipelineEvent) {
         for o in observers { o.handle(event) }
+        eventHub.feed(event, of: self)
     }
 
     /// `stage` admitted the last of `--max-samples`: every other source stops, off the stage's queue.

@@ -42,6 +42,8 @@ public final class PipelineRun: Sendable {
     /// The run clock, started at ``start()``.
     public let clock: RunClock
     let observers: [any PipelineObserver]
+    /// The streams of ``events`` and ``samples(of:buffering:)``, fed by ``publish(_:)``.
+    let eventHub = EventHub()
     let state = Mutex(Control())
     let done = DispatchGroup()
     /// The stages in pipeline order, and the counters of those a reload retired: one lock, so
