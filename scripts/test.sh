@@ -48,6 +48,9 @@ swift build --build-tests --explicit-target-dependency-import-check error
 scratch=$(mktemp -d)
 swift package --scratch-path "$scratch" dump-package | python3 scripts/check-imports.py
 rm -rf "$scratch"
+# DAQCore owns every thread, queue and timer: no plugin imports Dispatch or waits on a
+# semaphore, condition or future (scripts/threading-allowlist.txt: files not moved yet).
+./scripts/check-threading.sh
 # Serially: a few tests hold the shared Dispatch pool on purpose (the conformance suite proving it
 # catches a blocking plugin), and timing-minded tests next to them would pay for it.
 swift test --skip-build --no-parallel

@@ -24,6 +24,7 @@ public final class SinkHarness {
         context = StageContext.detached(
             name: name, kind: .sink, clock: RunClock(mode: .virtual), steps: steps, onEvent: { events.append($0) })
         try sink.start(context: context)
+        try context.awaitStart()
     }
 
     /// Builds a plugin from YAML configuration text, validating it as `daq` would, and starts it.
@@ -46,8 +47,10 @@ public final class SinkHarness {
         try sink.write(batch, context: context)
     }
 
-    /// Flushes, then closes the sink, as the engine does after the last batch.
+    /// Flushes, then closes the sink, as the engine does after the last batch; its timers and
+    /// watches end with it.
     public func finish() throws {
+        defer { context.endTasks() }
         try sink.flush(context: context)
         try sink.finish(context: context)
     }

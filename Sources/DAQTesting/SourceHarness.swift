@@ -26,6 +26,7 @@ public final class SourceHarness {
             name: name, kind: .source, clock: clock, steps: steps, onEvent: { events.append($0) },
             onWake: { woken.signal() })
         try source.start(context: context)
+        try context.awaitStart()
     }
 
     /// Builds a plugin from YAML configuration text and starts it.
@@ -68,8 +69,11 @@ public final class SourceHarness {
     /// Sends a control command (a trigger) as a running pipeline would.
     public func send(_ command: ControlCommand) { context.receive(command) }
 
-    /// Stops the source.
-    public func stop() { source.stop(context: context) }
+    /// Stops the source; its timers and watches end with it, as they do when a stage ends.
+    public func stop() {
+        source.stop(context: context)
+        context.endTasks()
+    }
 
     /// Events the source reported (warnings for skipped rows among them).
     public var events: [PipelineEvent] { eventLog.all }

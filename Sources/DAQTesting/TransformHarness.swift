@@ -51,9 +51,11 @@ public final class TransformHarness {
         return b
     }
 
-    /// Ends the input and returns what the transform still held.
+    /// Ends the input and returns what the transform still held; the transform's timers and
+    /// watches end with it, as they do when a stage ends in a pipeline.
     public func finish() throws -> [Sample] {
-        try transform.finish(context: context).samples
+        defer { context.endTasks() }
+        return try transform.finish(context: context).samples
     }
 
     /// Events the transform reported.

@@ -1,6 +1,7 @@
-import DAQCore
 import Dispatch
 import Testing
+
+@testable import DAQCore
 
 /// A pause holds the run clock: a replay waits where it stands and goes on at its recorded
 /// spacing, and `--duration` counts only the time the clock ran.

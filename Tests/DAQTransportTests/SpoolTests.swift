@@ -79,4 +79,33 @@ struct SpoolTests {
         spool.close()
         _ = try MessageSpool.open(directory: dir)
     }
+
+    /// Whether another process (Python's `fcntl.lockf`, an implementation of its own) can take
+    /// the spool's lock now; Python 3 is required.
+    static func otherProcessCanLock(_ dir: String) throws -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [
+            "python3", "-c",
+            "import fcntl, sys\nf = open(sys.argv[1] + '/lock', 'r+')\n"
+                + "try:\n    fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    sys.exit(3)\n",
+            dir,
+        ]
+        try p.run()
+        p.waitUntilExit()
+        try #require([0, 3].contains(p.terminationStatus), "python3 could not run the lock check")
+        return p.terminationStatus == 0
+    }
+
+    /// The lock is a record lock, which no child process inherits, so no open has to wait for
+    /// a child spawned at the moment a spool closed; other processes are still kept out.
+    @Test func anotherProcessIsKeptOutUntilTheSpoolCloses() throws {
+        let dir = Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (spool, _) = try MessageSpool.open(directory: dir)
+        #expect(try !Self.otherProcessCanLock(dir), "another process took the lock of an open spool")
+        spool.close()
+        #expect(try Self.otherProcessCanLock(dir))
+        _ = try MessageSpool.open(directory: dir)
+    }
 }

@@ -1,5 +1,4 @@
 import DAQCore
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -41,7 +40,7 @@ public final class BLEScanSource: SourcePlugin {
 
     private let config: Configuration
     private var controller: HCIController?
-    private var readSource: (any DispatchSourceRead)?
+    private var readWatch: StageTask?
     private var reports: ReportBatch
     private let openDescriptor: () throws -> Int32
     private var malformed = 0
@@ -73,10 +72,9 @@ public final class BLEScanSource: SourcePlugin {
             throw error
         }
         controller = c
-        let s = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "daq.ble.scan"))
-        s.setEventHandler { context.wake() }
-        s.activate()
-        readSource = s
+        // A descriptor of the watch's own, which it closes once libdispatch lets go of it, so
+        // `stop` may close the controller's at once.
+        readWatch = context.watch(fileDescriptor: dup(fd), for: .read, closesDescriptor: true) { context.wake() }
     }
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
@@ -110,8 +108,8 @@ public final class BLEScanSource: SourcePlugin {
     }
 
     public func stop(context: StageContext) {
-        readSource?.cancel()
-        readSource = nil
+        readWatch?.cancel()
+        readWatch = nil
         if let controller {
             controller.stopScan()
             close(controller.fd)

@@ -1,5 +1,4 @@
 import DAQCore
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -14,7 +13,7 @@ final class ControlInput {
     private let reader: LineReader
     private let fd: Int32
     private let owns: Bool
-    private var source: (any DispatchSourceRead)?
+    private var watch: StageTask?
     let path: String
 
     init(path: String) throws {
@@ -33,12 +32,10 @@ final class ControlInput {
         reader = LineReader(descriptor: fd, name: path)
     }
 
-    /// Calls `wake` whenever lines may be waiting.
-    func activate(wake: @escaping @Sendable () -> Void) {
-        let s = DispatchSource.makeReadSource(fileDescriptor: fd, queue: WakeQueue.shared)
-        s.setEventHandler(handler: wake)
-        s.activate()
-        source = s
+    /// Wakes the source whenever lines may be waiting. The watch has a descriptor of its own,
+    /// which it closes once it has let go of it, so ``close()`` may close this one at once.
+    func activate(context: StageContext) {
+        watch = context.watch(fileDescriptor: dup(fd), for: .read, closesDescriptor: true) { context.wake() }
     }
 
     /// The commands waiting now; unknown words are returned as errors to report.
@@ -61,8 +58,8 @@ final class ControlInput {
     }
 
     func close() {
-        source?.cancel()
-        source = nil
+        watch?.cancel()
+        watch = nil
         if owns { _ = Glibc.close(fd) }
     }
 }

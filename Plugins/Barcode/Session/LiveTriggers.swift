@@ -2,7 +2,7 @@ import DAQCore
 
 /// Where a live scanner's triggers come from: control lines (`control:`), commands sent to the
 /// run (`daq run --trigger KEY`), and the samples of another component (`trigger_from:`).
-/// Each lands in an inbox from its own thread and is applied on the source's next read.
+/// Each lands in an inbox (control lines: in their file) and is applied on the source's next read.
 final class LiveTriggers {
     private let commands = CommandInbox()
     private var control: ControlInput?
@@ -11,7 +11,7 @@ final class LiveTriggers {
         let inbox = commands
         if let path = settings.control {
             let input = try ControlInput(path: path)
-            input.activate { context.wake() }
+            input.activate(context: context)
             control = input
         }
         context.onControl { command in

@@ -1,5 +1,4 @@
 import DAQCore
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -46,7 +45,8 @@ struct DeviceError: Error, CustomStringConvertible {
 /// device that went away.
 ///
 /// # Thread safety
-/// `read`, `start` and `stop` run on the source's queue; dispatch handlers only call `wake`.
+/// `read`, `start` and `stop` run on the source's queue; the device watch and the wake at a
+/// session's timeout are the context's, and only wake the source.
 final class LiveScanner {
     private let device: any ScannerDevice
     private let settings: SessionSettings
@@ -55,8 +55,7 @@ final class LiveScanner {
     private var assembler: CodeAssembler
     private var triggers: LiveTriggers?
     private var fd: Int32 = -1
-    private var readSource: (any DispatchSourceRead)?
-    private let timer = WakeTimer()
+    private var readWatch: StageTask?
     private let watch = SessionWatch()
     private var nextReopen: Double?
     private var chunk = [UInt8](repeating: 0, count: 4096)
@@ -79,10 +78,11 @@ final class LiveScanner {
 
     private func attach(_ descriptor: Int32, context: StageContext) {
         fd = descriptor
-        let s = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: WakeQueue.shared)
-        s.setEventHandler { context.wake() }
-        s.activate()
-        readSource = s
+        // The watch closes a descriptor of its own once libdispatch lets go of it, so ``detach()``
+        // may release and close the device's at once.
+        readWatch = context.watch(fileDescriptor: dup(descriptor), for: .read, closesDescriptor: true) {
+            context.wake()
+        }
     }
 
     func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
@@ -156,12 +156,14 @@ final class LiveScanner {
 
     /// Wakes the source when the open session times out or a reopen is due.
     private func scheduleWake(context: StageContext) {
-        timer.wake(at: [sessions.deadline, fd < 0 ? nextReopen : nil].compactMap { $0 }.min(), context: context)
+        // Under the virtual clock no wake comes: time there moves with the data.
+        guard let due = [sessions.deadline, fd < 0 ? nextReopen : nil].compactMap({ $0 }).min() else { return }
+        context.wake(atUptime: due)
     }
 
     private func detach() {
-        readSource?.cancel()
-        readSource = nil
+        readWatch?.cancel()
+        readWatch = nil
         if fd >= 0 {
             device.release(fd)
             _ = Glibc.close(fd)
@@ -178,7 +180,6 @@ final class LiveScanner {
         if let open = sessions.open {
             context.warn("\(device.path): session \(open.id) was still open when the run stopped")
         }
-        timer.cancel()
         triggers?.close()
         triggers = nil
         detach()

@@ -1,5 +1,4 @@
 import DAQCore
-import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -44,7 +43,6 @@ public final class ReplayScannerSource: SourcePlugin {
     private var first: Double?
     private var last = 0.0
     private var watcher: ReadinessWatcher?
-    private let timer = WakeTimer()
     private let watch = SessionWatch()
     private var live: LiveTriggers?
     private var skipped = 0
@@ -115,7 +113,7 @@ public final class ReplayScannerSource: SourcePlugin {
         }
         if isLive {
             sessions.expire(upTo: context.clock.now(), into: &batch)
-            timer.wake(at: sessions.deadline, context: context)
+            if let deadline = sessions.deadline { context.wake(atUptime: deadline) }
             if batch.isEmpty {
                 watcher?.rearm()  // stdin was read dry
                 return .idle
@@ -190,7 +188,6 @@ public final class ReplayScannerSource: SourcePlugin {
     public func stop(context: StageContext) {
         watcher?.stop()
         watcher = nil
-        timer.cancel()
         live?.close()
         reader = nil
         if isLive { _ = fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) & ~O_NONBLOCK) }

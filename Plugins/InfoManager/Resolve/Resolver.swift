@@ -1,6 +1,5 @@
 import DAQCore
 import DequeModule
-import Dispatch
 import Foundation
 
 /// How a sample's id was resolved: the `resolve_state` field.
@@ -174,8 +173,14 @@ final class Resolver {
         }
     }
 
+    private static let origin = ContinuousClock.now
+
+    /// Seconds on the monotonic clock, which an outage's pause is measured on.
     private func monotonicNow() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        // The origin first: made on first use, it must not come after the `now` it is taken from.
+        let origin = Self.origin
+        let (seconds, attoseconds) = (ContinuousClock.now - origin).components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     /// One line for the end of the run.

@@ -1,5 +1,4 @@
 import DAQCore
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -10,15 +9,18 @@ import Synchronization
 /// One start of an `exec` component's program: spawned through `/usr/bin/env` (so `command[0]`
 /// is found on PATH), fed on stdin, read line by line from stdout, its stderr passed to the log.
 ///
-/// Each pipe has a thread of its own doing plain blocking reads and writes, so the stage's
-/// queue never blocks: stdin is written on a private serial queue (a program that stops
-/// reading fills its pipe, its batches stay unacknowledged, and the stage stops taking input —
-/// backpressure through the pipe), and stdout is read into a bounded buffer that the stage
-/// drains (a program writing faster than the pipeline takes blocks on its full pipe).
+/// All three pipes are non-blocking and watched through the stage's context
+/// (``StageContext/watch(fileDescriptor:for:closesDescriptor:_:)``), so no thread of its own
+/// and no wait: stdin is written as far as the pipe takes it and the rest when it has room (a
+/// program that stops reading leaves its batches unacknowledged, and the stage stops taking
+/// input — backpressure through the pipe); stdout is read into a bounded buffer that the stage
+/// drains, and is not watched while that is full (a program writing faster than the pipeline
+/// takes blocks on its full pipe).
 ///
 /// # Thread safety
-/// Driven on the stage's queue; the I/O threads hand over through a `Mutex`-guarded buffer and
-/// ``StageContext/perform(_:)``.
+/// Driven on the stage's queue, where the watches call it. The message buffer sits behind a
+/// `Mutex` because a harness may call ``read(limit:)`` from its own thread; so does stdin, which
+/// ``write(_:)`` writes from the caller's thread and its watch from the stage's queue.
 final class ExecProcess {
     /// Why the program is done.
     enum End {
@@ -28,33 +30,34 @@ final class ExecProcess {
         case failed(String)
     }
 
-    /// What the stdout thread hands over: messages, then how the output ended.
-    private struct Received {
+    /// What stdout gave that the stage has not taken: messages, then how the output ended.
+    struct Received {
         var messages: [ExecProtocol.Message] = []
-        var lineNumber = 0
         /// `nil` while output goes on; `""` at a clean end; else why it stopped.
         var end: String?
-        var scheduled = false
+        /// Whether stdout is left unwatched until the stage has taken enough.
+        var waitingForRoom = false
     }
 
-    /// Lines read ahead of the stage before the stdout thread waits.
+    /// Lines read ahead of the stage before stdout is left unwatched.
     static let readAhead = 4096
 
     private let process = Process()
     private let input = Pipe(), output = Pipe(), errors = Pipe()
-    private let context: StageContext
+    let context: StageContext
     private let settings: ExecSettings
-    private let writeQueue: DispatchQueue
-    private var inFD: Int32 = -1
+    /// The pipes' ends on daq's side, non-blocking; each watch watches a duplicate it closes.
+    private var outFD: Int32 = -1, errFD: Int32 = -1
+    /// stdin: written from `write` (the stage's queue, or a harness's thread) and from its watch.
+    private let stdin = Mutex(Stdin())
+    private var outWatch: StageTask?, errWatch: StageTask?
+    private var reader: LineReader?
+    private var errorLine: [UInt8] = []
     private let received = Mutex(Received())
-    private let roomForMore = DispatchSemaphore(value: 0)
-    private let waitingForRoom = Atomic<Bool>(false)
     private(set) var stderrTail: [String] = []
     private var outputEnded = false
     /// Set by the termination handler, read on the stage's queue.
     private let exitBox = ExitStatus()
-    /// Signalled when output arrives or the program exits, for ``drainUntilExit(timeout:)``.
-    private let activity = DispatchSemaphore(value: 0)
     private var ended = false
     /// When daq last wrote to the program or it wrote a line, on the monotonic clock.
     private(set) var lastActivity = ExecProcess.monotonic()
@@ -68,7 +71,6 @@ final class ExecProcess {
     init(settings: ExecSettings, context: StageContext, baseDirectory: String) {
         self.context = context
         self.settings = settings
-        writeQueue = DispatchQueue(label: "daq.exec.\(context.name).stdin")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = settings.command
         process.environment = ProcessInfo.processInfo.environment.merging(settings.env) { $1 }
@@ -76,6 +78,10 @@ final class ExecProcess {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+    }
+
+    deinit {
+        for fd in [stdin.withLock(\.fd), outFD, errFD] where fd >= 0 { _ = close(fd) }
     }
 
     /// Starts the program and writes `hello`.
@@ -87,77 +93,116 @@ final class ExecProcess {
         let context = self.context
         let me = QueueConfined(self)
         let exitBox = self.exitBox
-        let activity = self.activity
         process.terminationHandler = { p in
             exitBox.value.withLock { $0 = (p.terminationReason, p.terminationStatus) }
-            activity.signal()
             context.perform { me.value?.exited() }
         }
         try process.run()
-        // The stdin descriptor is daq's alone from here: closing it is the program's end of input.
-        inFD = dup(input.fileHandleForWriting.fileDescriptor)
-        try? input.fileHandleForWriting.close()
-        let pipes = PipesBox(output: output, errors: errors)
-        let name = "\(settings.command[0]) stdout"
-        let maxLine = settings.maxLine
-        Thread {
-            // Made on the thread that alone reads with it.
-            let reader = LineReader(descriptor: pipes.output.fileHandleForReading.fileDescriptor, name: name)
-            reader.maxLineLength = maxLine
-            me.value?.readOutput(reader, pipes)
-        }.start()
-        Thread { me.value?.readErrors(pipes.errors.fileHandleForReading.fileDescriptor) }.start()
+        // daq's ends are its own from here: closing stdin is the program's end of input.
+        let inFD = Self.takeOver(input.fileHandleForWriting)
+        stdin.withLock { $0.fd = inFD }
+        outFD = Self.takeOver(output.fileHandleForReading)
+        errFD = Self.takeOver(errors.fileHandleForReading)
+        let reader = LineReader(descriptor: outFD, name: "\(settings.command[0]) stdout")
+        reader.maxLineLength = settings.maxLine
+        self.reader = reader
+        watchOutput()
+        errWatch = context.watch(fileDescriptor: dup(errFD), for: .read, closesDescriptor: true) {
+            me.value?.readErrors()
+        }
         write(hello)
+    }
+
+    /// A non-blocking duplicate of `handle`'s descriptor, the handle closed.
+    private static func takeOver(_ handle: FileHandle) -> Int32 {
+        let fd = dup(handle.fileDescriptor)
+        try? handle.close()
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
     }
 
     /// The program's process id.
     var pid: Int32 { process.processIdentifier }
 
-    /// Queues `bytes` for the program's stdin.
+    // MARK: stdin
+
+    /// Writes `bytes` to the program's stdin as far as the pipe takes them now; the rest goes
+    /// when it has room.
     func write(_ bytes: [UInt8]) {
         guard !ended else { return }
         lastActivity = Self.monotonic()
-        let fd = inFD
-        let context = self.context
+        let open = stdin.withLock { s in
+            guard s.fd >= 0, !s.pending.closing else { return false }
+            s.pending.append(bytes)
+            return true
+        }
+        if open { flushInput() }
+    }
+
+    /// Closes the program's stdin once what is queued is written: it has everything, and should
+    /// finish and exit.
+    func closeInput() {
+        stdin.withLock { $0.pending.closing = true }
+        flushInput()
+    }
+
+    /// Writes what is queued as far as the pipe takes it; watches for room when it is full.
+    private func flushInput() {
         let me = QueueConfined(self)
-        writeQueue.async {
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    // The program closed its input or exited: how it ended (its exit, batches
-                    // it left unacknowledged) is the error to report, if any.
-                    if errno == EPIPE { return }
-                    let reason = String(cString: strerror(errno))
-                    context.perform { me.value?.fail("stopped reading its input (\(reason))") }
-                    return
+        let context = self.context
+        let failure = stdin.withLock { s -> String? in
+            guard s.fd >= 0 else { return nil }
+            switch s.pending.write(to: s.fd) {
+            case .done:
+                s.watch?.cancel()
+                s.watch = nil
+                if s.pending.closing {
+                    _ = close(s.fd)
+                    s.fd = -1
                 }
-                offset += n
+            case .full:
+                guard s.watch == nil else { return nil }
+                s.watch = context.watch(fileDescriptor: dup(s.fd), for: .write, closesDescriptor: true) {
+                    me.value?.flushInput()
+                }
+            case .closedByProgram:
+                // It closed its input or exited: how it ended (its exit, batches it left
+                // unacknowledged) is the error to report, if any.
+                s.watch?.cancel()
+                s.watch = nil
+            case .failed(let reason):
+                return reason
             }
+            return nil
+        }
+        if let failure { fail("stopped reading its input (\(failure))") }
+    }
+
+    // MARK: stdout
+
+    private func watchOutput() {
+        let me = QueueConfined(self)
+        outWatch = context.watch(fileDescriptor: dup(outFD), for: .read, closesDescriptor: true) {
+            me.value?.readOutput()
         }
     }
 
-    /// Closes the program's stdin: it has everything, and should finish and exit.
-    func closeInput() {
-        let fd = inFD
-        guard fd >= 0 else { return }
-        inFD = -1
-        writeQueue.async { _ = Glibc.close(fd) }
-    }
-
-    // MARK: stdout, on its own thread
-
-    private func readOutput(_ reader: LineReader, _ pipes: PipesBox) {
+    /// Reads the lines stdout has now, up to the read-ahead, and hands them on.
+    private func readOutput() {
+        guard let reader else { return }
+        var messages: [ExecProtocol.Message] = []
         var end: String?
-        while end == nil {
+        let room = Self.readAhead - received.withLock { $0.messages.count }
+        reading: while messages.count < room {
             var message: ExecProtocol.Message?
             var bad: String?
             do {
                 switch try reader.nextLine({ line in
                     do { message = try ExecProtocol.decode(line) } catch { bad = "\(error)" }
                 }) {
-                case .end, .wouldBlock:
+                case .wouldBlock:
+                    break reading
+                case .end:
                     end = reader.lastLineTerminated ? "" : "its last line has no newline"
                 case .line:
                     if let bad { end = "stdout line \(reader.lineNumber): \(bad)" }
@@ -165,33 +210,24 @@ final class ExecProcess {
             } catch {
                 end = "\(error)"
             }
-            hand(message, end: end, line: reader.lineNumber)
+            if let message { messages.append(message) }
+            if end != nil { break }
         }
-        _ = pipes
-    }
-
-    /// Passes a message (or the end) to the stage, waiting while it is far behind.
-    private func hand(_ message: ExecProtocol.Message?, end: String?, line: Int) {
-        let (schedule, full) = received.withLock { r -> (Bool, Bool) in
-            if let message { r.messages.append(message) }
-            r.lineNumber = line
+        let full = end == nil && messages.count >= room
+        received.withLock { r in
+            r.messages += messages
             if let end { r.end = end }
-            let full = r.messages.count >= Self.readAhead && r.end == nil
-            if full { waitingForRoom.store(true, ordering: .releasing) }
-            guard !r.scheduled else { return (false, full) }
-            r.scheduled = true
-            return (true, full)
+            if full { r.waitingForRoom = true }
         }
-        if schedule {
-            let me = QueueConfined(self)
-            let readsOnItsOwn = self.readsOnItsOwn
-            context.perform {
-                guard let p = me.value else { return }
-                if readsOnItsOwn { p.read(limit: .max) } else { p.context.wake() }
-            }
+        if end != nil || full {
+            // Ended, or the stage is far behind: stdout waits in its pipe until ``read(limit:)``
+            // has taken half of what is buffered.
+            outWatch?.cancel()
+            outWatch = nil
         }
-        activity.signal()
-        if full { roomForMore.wait() }
+        if end != nil { self.reader = nil }
+        guard !messages.isEmpty || end != nil else { return }
+        if readsOnItsOwn { read(limit: .max) } else { context.wake() }
     }
 
     /// Hands up to `limit` messages to ``onMessage`` now; returns whether the limit was reached
@@ -199,17 +235,20 @@ final class ExecProcess {
     @discardableResult
     func read(limit: Int) -> Bool {
         guard !ended else { return false }
-        let (batch, end, more) = received.withLock { r -> ([ExecProtocol.Message], String?, Bool) in
+        let (batch, end, more, resume) = received.withLock { r -> ([ExecProtocol.Message], String?, Bool, Bool) in
             let n = min(limit, r.messages.count)
             let taken = Array(r.messages.prefix(n))
             r.messages.removeFirst(n)
-            let more = !r.messages.isEmpty
-            if !more { r.scheduled = false }
-            return (taken, r.messages.isEmpty ? r.end : nil, more)
+            let resume = r.waitingForRoom && r.messages.count < Self.readAhead / 2
+            if resume { r.waitingForRoom = false }
+            return (taken, r.messages.isEmpty ? r.end : nil, !r.messages.isEmpty, resume)
         }
-        if waitingForRoom.load(ordering: .acquiring), received.withLock({ $0.messages.count < Self.readAhead / 2 }) {
-            waitingForRoom.store(false, ordering: .releasing)
-            roomForMore.signal()
+        if resume {
+            let me = QueueConfined(self)
+            context.perform {
+                guard let p = me.value, p.reader != nil, p.outWatch == nil, !p.ended else { return }
+                p.watchOutput()
+            }
         }
         if !batch.isEmpty { lastActivity = Self.monotonic() }
         for m in batch {
@@ -223,22 +262,28 @@ final class ExecProcess {
         return more
     }
 
-    /// stderr, on its own thread: each line goes to the log.
-    private func readErrors(_ fd: Int32) {
+    // MARK: stderr
+
+    /// Passes each whole line stderr has now to the log.
+    private func readErrors() {
+        guard errFD >= 0 else { return }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var line: [UInt8] = []
-        let me = QueueConfined(self)
         while true {
-            let n = Glibc.read(fd, &buffer, buffer.count)
+            let n = Glibc.read(errFD, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            if n <= 0 {
+                if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                    errWatch?.cancel()
+                    errWatch = nil
+                }
+                return
+            }
             for b in buffer[0..<n] {
                 if b == UInt8(ascii: "\n") {
-                    let text = String(decoding: line, as: UTF8.self)
-                    context.perform { me.value?.logError(text) }
-                    line.removeAll(keepingCapacity: true)
-                } else if line.count < 2000 {
-                    line.append(b)
+                    logError(String(decoding: errorLine, as: UTF8.self))
+                    errorLine.removeAll(keepingCapacity: true)
+                } else if errorLine.count < 2000 {
+                    errorLine.append(b)
                 }
             }
         }
@@ -250,9 +295,11 @@ final class ExecProcess {
         context.notice("stderr: \(line)")
     }
 
+    // MARK: the end
+
     private func exited() {
-        // What it wrote before exiting is still in the pipe.
-        if readsOnItsOwn { read(limit: .max) }
+        // What it wrote before exiting may still be in the pipe.
+        if readsOnItsOwn { readOutput() }
         finishIfDone()
     }
 
@@ -262,16 +309,31 @@ final class ExecProcess {
         end(.failed(reason == .exit ? "exited with status \(status)" : "was killed by signal \(status)"))
     }
 
-    /// Closes the program's input and handles what it writes until it exits, on the calling
-    /// (stage) queue, for at most `timeout` seconds: for a sink whose last batch (the run's
-    /// final step marker) comes after its input has ended.
+    /// Closes the program's input and handles what it writes until it exits, on the stage's
+    /// queue, for at most `timeout` seconds: for a sink whose last batch (the run's final step
+    /// marker) comes after its input has ended.
+    ///
+    /// This one waits, in `poll(2)` on the program's pipes: the engine has no way yet to keep a
+    /// sink's stage open after `finish` for work still owed (see ``DeferredWork``).
     func drainUntilExit(timeout: Double) {
-        closeInput()
-        let deadline = DispatchTime.now() + timeout
+        stdin.withLock { $0.pending.closing = true }
+        let deadline = Self.monotonic() + timeout
         while !ended {
+            flushInput()
+            readErrors()
+            readOutput()
             read(limit: .max)
             if outputEnded { finishIfDone() }
-            if ended || activity.wait(timeout: deadline) == .timedOut { break }
+            let left = deadline - Self.monotonic()
+            if ended || left <= 0 { break }
+            var fds = [
+                pollfd(fd: reader == nil ? -1 : outFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errWatch == nil ? -1 : errFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stdin.withLock { $0.pending.isEmpty ? -1 : $0.fd }, events: Int16(POLLOUT), revents: 0),
+            ]
+            // The exit itself is no descriptor: once the output has ended, look again every 10 ms.
+            let slice = outputEnded ? min(left, 0.01) : left
+            _ = poll(&fds, nfds_t(fds.count), Int32(max(1, slice * 1000)))
         }
         if !ended { fail("did not exit within \(timeout) s of the end of its input") }
     }
@@ -285,8 +347,13 @@ final class ExecProcess {
 
     private func end(_ how: End) {
         guard !ended else { return }
+        // Its last words on stderr belong in the message.
+        readErrors()
         ended = true
-        closeInput()
+        for watch in [stdin.withLock { $0.watch }, outWatch, errWatch] { watch?.cancel() }
+        outWatch = nil
+        errWatch = nil
+        reader = nil
         onEnd(how)
     }
 
@@ -296,14 +363,23 @@ final class ExecProcess {
         return "program \(process.arguments?.first ?? "?") (pid \(pid)) \(reason)\(tail)"
     }
 
-    static func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private static let origin = ContinuousClock.now
+
+    /// Seconds on the monotonic clock.
+    static func monotonic() -> Double {
+        // The origin first: made on first use, it must not come after the `now` it is taken from.
+        let start = origin
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 }
 
-/// The pipes the I/O threads read, kept alive while they do. `@unchecked Sendable`: each pipe
-/// is read by one thread only.
-struct PipesBox: @unchecked Sendable {
-    let output: Pipe
-    let errors: Pipe
+/// A program's stdin: daq's end of the pipe (-1 once closed), what waits to be written, and the
+/// watch for room while the pipe is full.
+private struct Stdin {
+    var fd: Int32 = -1
+    var pending = PendingInput()
+    var watch: StageTask?
 }
 
 /// How the program ended, set by its termination handler on Foundation's thread.

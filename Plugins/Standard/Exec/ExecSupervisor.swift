@@ -1,10 +1,10 @@
 import DAQCore
-import Dispatch
 
 /// Starts an `exec` component's program, restarts it by policy, and watches it for hangs.
 ///
 /// # Thread safety
-/// Driven on the stage's queue; timers come back to it through ``StageContext/perform(_:)``.
+/// Driven on the stage's queue; its timers (the restart delay, the hang watchdog) are the
+/// context's and run there too.
 final class ExecSupervisor {
     let settings: ExecSettings
     private let role: PluginKind
@@ -14,7 +14,8 @@ final class ExecSupervisor {
     private(set) var process: ExecProcess?
     private var restarts = 0
     private var delay: Double
-    private var watchdog: (any DispatchSourceTimer)?
+    private var watchdog: StageTask?
+    private var restartTimer: StageTask?
     /// Set once the stage has failed or the program has finished for good.
     private(set) var done = false
     /// The failure that ended the stage, for a plugin that reports it from `read`.
@@ -90,33 +91,25 @@ final class ExecSupervisor {
         let wait = delay
         delay = min(max(delay * 2, 0.05), 30)
         let me = QueueConfined(self)
-        let context = self.context
-        DispatchQueue.global().asyncAfter(deadline: .now() + wait) {
-            context.perform {
-                guard let s = me.value, !s.done else { return }
-                do {
-                    try s.start()
-                } catch {
-                    s.failed("cannot restart \(s.settings.command[0]): \(error)")
-                }
+        restartTimer = context.after(.seconds(wait)) {
+            guard let s = me.value, !s.done else { return }
+            do {
+                try s.start()
+            } catch {
+                s.failed("cannot restart \(s.settings.command[0]): \(error)")
             }
         }
     }
 
+    /// Looks for a hang four times per timeout, so one is caught at most a quarter late.
     private func armWatchdog() {
-        guard let timeout, watchdog == nil else { return }
+        guard let timeout, watchdog == nil || watchdog!.isCancelled, !done else { return }
         let me = QueueConfined(self)
-        let context = self.context
-        let t = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
-        t.schedule(deadline: .now() + timeout / 4, repeating: timeout / 4, leeway: .milliseconds(20))
-        t.setEventHandler { context.perform { me.value?.checkHang(timeout) } }
-        // The timer fires on a global queue while `stop` lets go of it on the stage's queue:
-        // the source keeps itself alive until its cancellation has run, so its last release
-        // never races a firing (a "DispatchSource deallocated with non-zero retain count"
-        // abort, seen once in CI's conformance run of the exec sink).
-        t.setCancelHandler { withExtendedLifetime(t) {} }
-        t.activate()
-        watchdog = t
+        watchdog = context.after(.seconds(timeout / 4)) {
+            guard let s = me.value else { return }
+            s.checkHang(timeout)
+            s.armWatchdog()
+        }
     }
 
     private func checkHang(_ timeout: Double) {
@@ -138,5 +131,7 @@ final class ExecSupervisor {
     private func stopWatchdog() {
         watchdog?.cancel()
         watchdog = nil
+        restartTimer?.cancel()
+        restartTimer = nil
     }
 }

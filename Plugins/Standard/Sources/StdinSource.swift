@@ -1,5 +1,4 @@
 import DAQCore
-import Dispatch
 
 #if canImport(Glibc)
     import Glibc

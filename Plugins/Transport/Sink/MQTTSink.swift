@@ -10,10 +10,11 @@ import NIOCore
 /// are written), *delivered* (PUBACK at QoS 1; written to the connection at QoS 0, which has no
 /// acknowledgement) and *failed* with the reason; each of these comes with a `messages` event
 /// naming the messages it concerns by their `_msg` ids. While the broker is away, messages wait in a
-/// bounded queue (`queue`; a full queue holds the pipeline back); with `spool: DIR` they are
+/// bounded queue (`queue`; a full queue holds the pipeline back: the sink refuses input, which
+/// holds no thread, until messages settle); with `spool: DIR` they are
 /// also written to disk before `write` returns, and what the broker had not acknowledged when
 /// `daq` stopped is re-sent first by the next run.
-public final class MQTTSink: SinkPlugin {
+public final class MQTTSink: SinkPlugin, DeferredWork {
     public struct Configuration: PluginConfiguration {
         var connection = MQTTSettings()
         @Setting("false asks the broker to keep subscriptions and QoS 1 messages across connections.")
@@ -61,6 +62,29 @@ public final class MQTTSink: SinkPlugin {
     private var ledger: MQTTSinkLedger!
     private var client: MQTTClient?
     private var encoder: MessageEncoder
+    private var drain = EndOfInputDrain.running
+
+    /// Room in the queue, or the client gave up (the next write throws its reason).
+    public var acceptsInput: Bool { ledger?.hasRoom ?? true }
+
+    /// After the input ends, the stage stays open while messages are unacknowledged, for at
+    /// most `drain_timeout`, without a thread waiting: each settled message wakes it.
+    public var hasPendingWork: Bool {
+        guard case .draining = drain, let ledger else { return false }
+        let (count, gaveUp) = ledger.unsettled
+        return count > 0 && !gaveUp
+    }
+
+    public func inputEnded() {
+        guard case .running = drain, let context = ledger?.stage else { return }
+        let me = QueueConfined(self)
+        let timer = context.after(.seconds(config.drainTimeout.value)) {
+            guard let sink = me.value, case .draining = sink.drain else { return }
+            sink.drain = .timedOut
+            context.wake()
+        }
+        drain = .draining(since: ContinuousClock.now, timer: timer)
+    }
 
     /// `markers: false` leaves them out of what is sent.
     public var sendsMarkers: Bool { config.markers }
@@ -100,8 +124,10 @@ public final class MQTTSink: SinkPlugin {
         let client = try MQTTClient(options: o, delegate: ledger)
         self.client = client
         encoder.startSequence(runStart: context.startDate)
+        // The run goes on once the broker has answered (or given up for good), as before, but
+        // the engine waits for that off the pool.
+        ledger.completeStart(context.completeStartLater(waitingAtMost: .seconds(o.connectTimeout + 1)))
         client.start()
-        ledger.waitForFirstOutcome(seconds: o.connectTimeout + 1)
         try ledger.check()
         if let spool {
             context.spooled(samples: spool.spooledSamples)
@@ -142,7 +168,10 @@ public final class MQTTSink: SinkPlugin {
     public func finish(context: StageContext) throws {
         guard let client else { return }
         self.client = nil
-        _ = ledger.drain(seconds: config.drainTimeout.value)
+        // What is left to wait for here is what `write` sent after the input ended (the run's
+        // final step marker), in what remains of drain_timeout.
+        _ = ledger.drain(seconds: drain.secondsLeft(of: config.drainTimeout.value))
+        drain.end()
         let left = (try? client.stop().wait()) ?? []
         defer { ledger.detach() }
         let samples = left.reduce(0) { $0 + $1.samples }

@@ -5,10 +5,13 @@ import Foundation
 /// sent / progress / delivered / failed reports, acknowledges spooled messages, and bounds how
 /// many messages the sink has handed over and not yet seen settled.
 ///
+/// The bound holds the pipeline back without a wait on the write path: while the queue is
+/// full the sink refuses input (``hasRoom``, its ``DeferredWork/acceptsInput``), and a message
+/// settling wakes the stage to ask again.
+///
 /// # Thread safety
-/// Every mutable property is guarded by `condition` (one lock): the stage queue waits on it
-/// for room, the client's event loop settles messages and signals it. That single lock is
-/// what makes the `@unchecked Sendable` safe.
+/// Every mutable property is guarded by `condition` (one lock): the client's event loop settles
+/// messages and signals it. That single lock is what makes the `@unchecked Sendable` safe.
 final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     private let condition = NSCondition()
     private var outstanding = 0
@@ -16,7 +19,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     private var connected = false
     private var attempts = 0
     private var lastProblem: String?
-    private var outcomes = 0
+    private var starting: StartCompletion?
     private var context: StageContext?
     let capacity: Int
     let spool: MessageSpool?
@@ -36,7 +39,8 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
         condition.withLock { context = nil }
     }
 
-    private var stage: StageContext? { condition.withLock { context } }
+    /// The stage it reports to, `nil` once detached.
+    var stage: StageContext? { condition.withLock { context } }
 
     /// Throws the reason the client gave up, if it has.
     func check() throws {
@@ -46,23 +50,40 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     /// The last connection problem, for the message about what was not delivered.
     var problem: String? { condition.withLock { lastProblem } }
 
-    /// Waits until `count` more messages fit in the queue (or the queue is empty, for a batch
-    /// larger than the whole queue).
+    /// Counts `count` more messages as handed over; never waits: ``hasRoom`` said there was
+    /// room for them before the batch was taken.
     /// - Throws: ``TransportError`` when the client has given up.
     func reserve(_ count: Int) throws {
-        condition.lock()
-        defer { condition.unlock() }
-        while fatal == nil && outstanding > 0 && outstanding + count > capacity { condition.wait() }
-        if let fatal { throw TransportError(fatal) }
-        outstanding += count
+        try condition.withLock {
+            if let fatal { throw TransportError(fatal) }
+            outstanding += count
+        }
     }
 
-    /// Waits until the first connection attempt has an outcome, at most `seconds`.
-    func waitForFirstOutcome(seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while outcomes == 0 && condition.wait(until: deadline) {}
+    /// Whether the sink takes another batch: the queue is below its size (a batch may take it
+    /// past that by its own messages, as one larger than the whole queue always could), or the
+    /// client has given up and the next write says so.
+    var hasRoom: Bool { condition.withLock { outstanding < capacity || fatal != nil } }
+
+    /// Messages handed over and not yet settled, and whether the client has given up.
+    var unsettled: (count: Int, gaveUp: Bool) { condition.withLock { (outstanding, fatal != nil) } }
+
+    /// Completes the sink's start at the first outcome of the first connection attempt, as
+    /// the source does; the engine waits for it off the pool.
+    func completeStart(_ completion: StartCompletion) {
+        condition.withLock { starting = completion }
+    }
+
+    /// The start's completion at an outcome, once, with the reason the client gave up if it did.
+    private func outcome() -> (StartCompletion, String?)? {
+        guard let s = starting else { return nil }
+        starting = nil
+        return (s, fatal)
+    }
+
+    private static func settle(_ start: (StartCompletion, String?)?) {
+        guard let (completion, fatal) = start else { return }
+        if let fatal { completion.fail(TransportError(fatal)) } else { completion.succeed() }
     }
 
     /// Waits until every message handed over has settled, the client gave up, or `seconds` pass.
@@ -76,10 +97,13 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     }
 
     private func settle(_ count: Int) {
-        condition.withLock {
+        let stage = condition.withLock { () -> StageContext? in
             outstanding -= count
             condition.broadcast()
+            return context
         }
+        // Room again, or nothing left to wait for at the end: the stage asks again.
+        stage?.wake()
     }
 
     private func delivered(_ messages: [MQTTOutgoing]) {
@@ -103,31 +127,28 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     // MARK: MQTTClientDelegate
 
     func mqttConnected(address: String, sessionPresent: Bool) {
-        let (ctx, recovered) = condition.withLock { () -> (StageContext?, Bool) in
-            defer {
-                connected = true
-                attempts = 0
-                outcomes += 1
-                condition.broadcast()
-            }
-            return (context, lastProblem != nil)
+        let (ctx, recovered, start) = condition.withLock { () -> (StageContext?, Bool, (StartCompletion, String?)?) in
+            connected = true
+            attempts = 0
+            return (context, lastProblem != nil, outcome())
         }
+        Self.settle(start)
         if recovered { ctx?.notice("connected to the MQTT broker at \(address)") }
     }
 
     func mqttConnectionProblem(_ message: String, retryIn: Double?) {
-        let (ctx, first) = condition.withLock { () -> (StageContext?, Bool) in
-            defer {
-                if retryIn == nil { fatal = message }
-                lastProblem = message
-                connected = false
-                attempts += 1
-                outcomes += 1
-                condition.broadcast()
-            }
-            return (context, attempts == 0)
+        let (ctx, first, start) = condition.withLock { () -> (StageContext?, Bool, (StartCompletion, String?)?) in
+            let first = attempts == 0
+            if retryIn == nil { fatal = message }
+            lastProblem = message
+            connected = false
+            attempts += 1
+            condition.broadcast()
+            return (context, first, outcome())
         }
-        guard retryIn != nil else { return }
+        Self.settle(start)
+        // Given up: a stage holding back for room learns it at its next write.
+        guard retryIn != nil else { return ctx?.wake() ?? () }
         // The loss is a warning; each attempt after it is news, not another error.
         if first { ctx?.warn(message) } else { ctx?.notice(message) }
     }

@@ -6,15 +6,15 @@ import Foundation
 /// stops reading from the broker while too many wait.
 ///
 /// # Thread safety
-/// Every mutable property is guarded by `condition` (one lock): the client's event loop adds
-/// samples, the stage queue takes them. That single lock is what makes the `@unchecked
+/// Every mutable property is guarded by `condition` (one lock, which nothing waits on): the
+/// client's event loop adds samples, the stage queue takes them. That single lock is what makes the `@unchecked
 /// Sendable` safe.
 final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = NSLock()
+    private var starting: StartCompletion?
     private var pending = Batch()
     private var filter: DuplicateFilter
     private var fatal: String?
-    private var outcomes = 0
     private var lastProblem: String?
     private var paused = false
     private var received = 0
@@ -84,14 +84,24 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     /// Messages dropped because their id was seen before.
     var duplicateCount: Int { condition.withLock { duplicates } }
 
-    /// Waits until the first connection attempt has an outcome — subscribed, or a problem —
-    /// at most `seconds`, so that a source that has started misses nothing published after.
-    func waitForFirstOutcome(seconds: Double) throws {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while outcomes == 0 && condition.wait(until: deadline) {}
-        if let fatal { throw TransportError(fatal) }
+    /// Completes the source's start at the first outcome of the first connection attempt —
+    /// subscribed, or a problem — so that a source that has started misses nothing published
+    /// after; the engine waits for that without a thread of the pool (see
+    /// ``StageContext/completeStartLater(waitingAtMost:)``).
+    func completeStart(_ completion: StartCompletion) {
+        condition.withLock { starting = completion }
+    }
+
+    /// The start's completion at an outcome, once: `fatal` fails it.
+    private func outcome() -> (StartCompletion, String?)? {
+        guard let s = starting else { return nil }
+        starting = nil
+        return (s, fatal)
+    }
+
+    private static func settle(_ start: (StartCompletion, String?)?) {
+        guard let (completion, fatal) = start else { return }
+        if let fatal { completion.fail(TransportError(fatal)) } else { completion.succeed() }
     }
 
     /// `topic`, `pipeline` and `host`, each unless the sample has such a field of its own.
@@ -113,28 +123,25 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     }
 
     func mqttConnectionProblem(_ message: String, retryIn: Double?) {
-        let (ctx, first) = condition.withLock { () -> (StageContext?, Bool) in
-            defer {
-                if retryIn == nil { fatal = message }
-                lastProblem = message
-                outcomes += 1
-                condition.broadcast()
-            }
-            return (context, lastProblem == nil)
+        let (ctx, first, start) = condition.withLock { () -> (StageContext?, Bool, (StartCompletion, String?)?) in
+            let first = lastProblem == nil
+            if retryIn == nil { fatal = message }
+            lastProblem = message
+            return (context, first, outcome())
         }
+        Self.settle(start)
         if retryIn == nil { ctx?.wake() } else if first { ctx?.warn(message) } else { ctx?.notice(message) }
     }
 
     func mqttSubscribed(_ filters: [String], returnCodes: [UInt8]) {
         let refused = zip(filters, returnCodes).filter { $0.1 == 0x80 }.map(\.0)
-        let ctx = condition.withLock { () -> StageContext? in
+        let (ctx, start) = condition.withLock { () -> (StageContext?, (StartCompletion, String?)?) in
             if !refused.isEmpty {
                 fatal = "the MQTT broker refused the subscription to \(refused.joined(separator: ", "))"
             }
-            outcomes += 1
-            condition.broadcast()
-            return context
+            return (context, outcome())
         }
+        Self.settle(start)
         if !refused.isEmpty { ctx?.wake() }
     }
 

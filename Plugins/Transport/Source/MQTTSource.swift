@@ -102,9 +102,10 @@ public final class MQTTSource: SourcePlugin {
         receiver.client = client
         self.client = client
         let qos: MQTTQoS = config.qos == 1 ? .atLeastOnce : .atMostOnce
+        // Complete once the broker has answered, before the client can report it.
+        receiver.completeStart(context.completeStartLater(waitingAtMost: .seconds(options.connectTimeout + 1)))
         client.subscribe(config.topics.map { ($0, qos) })
         client.start()
-        try receiver.waitForFirstOutcome(seconds: options.connectTimeout + 1)
     }
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {

@@ -49,8 +49,8 @@ public final class MessageSpool: Sendable {
         var current: FileHandle?
         var nextSequence: UInt64 = 1
         var spooledSamples = 0
-        /// The locked `lock` file, -1 once closed.
-        var lock: Int32 = -1
+        /// The directory's lock, `nil` once released.
+        var lock: SpoolLock?
     }
 
     /// The directory.
@@ -68,21 +68,12 @@ public final class MessageSpool: Sendable {
         } catch {
             throw SpoolError("cannot create the spool directory \(directory): \(error.localizedDescription)")
         }
-        let lock = Foundation.open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw SpoolError("cannot open \(directory)/lock: \(String(cString: strerror(errno)))") }
-        // A process being spawned at that moment holds a copy of the descriptor until its
-        // exec closes it, and with it the lock of a spool just closed: wait a little for that.
-        var locked = flock(lock, LOCK_EX | LOCK_NB) == 0
-        for _ in 0..<20 where !locked {
-            usleep(50_000)
-            locked = flock(lock, LOCK_EX | LOCK_NB) == 0
-        }
-        guard locked else {
-            Glibc.close(lock)
-            throw SpoolError("the spool \(directory) is in use by another running daq")
-        }
+        let lock = try SpoolLock(directory: directory)
         var state = State()
         state.lock = lock
+        var opened = false
+        // A segment that cannot be read leaves the directory free for the next attempt.
+        defer { if !opened { lock.release() } }
         var recovered: [Message] = []
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
             $0.hasSuffix(".spool")
@@ -104,6 +95,7 @@ public final class MessageSpool: Sendable {
                     acks: nil, bytes: Int.max))
         }
         let spool = MessageSpool(directory: directory, segmentBytes: segmentBytes, state: state)
+        opened = true
         return (spool, recovered)
     }
 
@@ -195,10 +187,8 @@ public final class MessageSpool: Sendable {
     /// the next run.
     public func close() {
         state.withLock { s in
-            if s.lock >= 0 {
-                Glibc.close(s.lock)  // releases the flock
-                s.lock = -1
-            }
+            s.lock?.release()
+            s.lock = nil
             try? s.current?.close()
             s.current = nil
             for i in s.segments.indices {

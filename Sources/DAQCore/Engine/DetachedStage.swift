@@ -18,6 +18,8 @@ final class DetachedStage: StageRuntime, @unchecked Sendable {
     }
 
     override func publish(_ event: PipelineEvent) { onEvent(event) }
+    /// A harness drives its plugin by hand, outside any lifecycle: there is no state to report.
+    override func report(_ next: LifecycleState) {}
     override func emitFromPlugin(_ batch: Batch) { onEmit(batch) }
     override func wake() { onWake() }
 }

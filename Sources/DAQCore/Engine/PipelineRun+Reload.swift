@@ -101,8 +101,10 @@ extension PipelineRun {
         var abandoned: Set<ObjectIdentifier> = []
         for kind in [PluginKind.sink, .transform, .source] {
             for s in change.fresh where s.kind == kind {
-                let started: Result<Void, any Error> = s.queue.sync { Result { try s.startPlugin() } }
+                let begun: Result<Void, any Error> = s.queue.sync { Result { try s.startPlugin() } }
+                let started = begun.flatMap { s.tasks.awaitStart() }
                 if case .failure(let error) = started {
+                    if case .success = begun { s.queue.sync { s.abortStarted() } }
                     change.report.failed.append("\(s.name): \(error)")
                     s.queue.sync {
                         s.abandonStart(

@@ -105,8 +105,12 @@ public final class PipelineRun: Sendable {
         var started: [StageRuntime] = []
         for kind in [PluginKind.sink, .transform, .source] {
             for s in stages where s.kind == kind {
-                let result: Result<Void, any Error> = s.queue.sync { Result { try s.startPlugin() } }
+                let begun: Result<Void, any Error> = s.queue.sync { Result { try s.startPlugin() } }
+                // A start that completes later (a broker's first answer) is waited for here, on
+                // the caller's thread, never on the pool.
+                let result = begun.flatMap { s.tasks.awaitStart() }
                 if case .failure(let error) = result {
+                    if case .success = begun { s.queue.sync { s.abortStarted() } }
                     for other in started { other.queue.sync { other.abortStarted() } }
                     let failure = PipelineStartError(
                         component: "\(kind.section).\(s.name)", message: "\(error)", underlying: error)

@@ -37,6 +37,8 @@ public final class RunClock: Sendable {
         var heldNanos: UInt64 = 0
         var since: UInt64?
         var log: [ClockPause] = []
+        /// Called once at the next release: timers waiting for a run-clock time to come.
+        var releaseWaiters: [@Sendable () -> Void] = []
     }
 
     /// Starts a clock now.
@@ -85,14 +87,29 @@ public final class RunClock: Sendable {
     @discardableResult
     public func release() -> Bool {
         let wall = DispatchTime.now().uptimeNanoseconds
-        return pauseState.withLock { p in
-            guard let since = p.since else { return false }
+        let waiters = pauseState.withLock { p -> [@Sendable () -> Void]? in
+            guard let since = p.since else { return nil }
             p.heldNanos &+= wall &- since
             p.since = nil
             p.log[p.log.count - 1].releasedDate = date(atNanos: wall)
             pauseChanges.add(1, ordering: .releasing)
-            return true
+            defer { p.releaseWaiters = [] }
+            return p.releaseWaiters
         }
+        guard let waiters else { return false }
+        for waiter in waiters { waiter() }
+        return true
+    }
+
+    /// Calls `work` once the clock runs: now when it does, else at the next ``release()``, on
+    /// the releasing thread. How a timer for a run-clock time waits out a pause.
+    func whenRunning(_ work: @escaping @Sendable () -> Void) {
+        let now = pauseState.withLock { p -> Bool in
+            guard p.since != nil else { return true }
+            p.releaseWaiters.append(work)
+            return false
+        }
+        if now { work() }
     }
 
     /// Changes with every hold and release: unchanged means the pauses a reader holds are current.
@@ -113,9 +130,19 @@ public final class RunClock: Sendable {
         Double(DispatchTime.now().uptimeNanoseconds &- startNanos) / 1e9
     }
 
+    /// Wall time from now until the clock reaches `uptime` (zero when it has), if the clock runs
+    /// on: `nil` under the virtual clock, which moves with the data and not with time, and while
+    /// a pause holds the clock, when nobody knows.
+    public func wallTime(until uptime: Double) -> Duration? {
+        guard let deadline = deadline(forUptime: uptime), deadline != .distantFuture else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let nanos = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
+        return .nanoseconds(Int64(clamping: nanos))
+    }
+
     /// When a sample stamped `uptime` is due; `nil` under the virtual clock, where all are due.
     /// While the clock is held, never: whoever waits is woken again after ``release()``.
-    public func deadline(forUptime uptime: Double) -> DispatchTime? {
+    func deadline(forUptime uptime: Double) -> DispatchTime? {
         guard mode != .virtual else { return nil }
         let wall = max(0, uptime / speed)
         guard let held = pauseState.withLock({ $0.since == nil ? $0.heldNanos : nil }) else { return .distantFuture }

@@ -26,7 +26,7 @@ public final class StageContext: Sendable {
     public let isRestart: Bool
     /// Weak: a plugin's callback can outlive its run (a child process's exit, a late HTTP
     /// answer); after the run is gone, what it reports is dropped instead of crashing.
-    nonisolated(unsafe) private weak var stage: StageRuntime?
+    nonisolated(unsafe) weak var stage: StageRuntime?
     /// Keeps a detached stage alive; `nil` inside a pipeline, which owns its stages.
     nonisolated(unsafe) var owner: AnyObject?
 

@@ -41,6 +41,8 @@ class StageRuntime: @unchecked Sendable {
     /// Other stages' observers of this stage's output; `tapped` spares `emit` the lock.
     private let taps = Mutex<[@Sendable (Batch) -> Void]>([])
     private let tapped = Atomic<Bool>(false)
+    /// The plugin's timers and descriptor watches, cancelled when the stage ends.
+    let tasks = StageTasks()
 
     init(name: String, kind: PluginKind, type: String, pool: DispatchQueue) {
         self.name = name
@@ -221,6 +223,7 @@ class StageRuntime: @unchecked Sendable {
     /// Ends this stage: tells readers no more will come and the pipeline that it is done.
     func finishStage(_ final: LifecycleState) {
         report(final)
+        tasks.cancelAll()
         sendUndelivered()
         for out in outputs + deadOutputs { out.closeInput() }
         outputs = []
