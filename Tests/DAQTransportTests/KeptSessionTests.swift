@@ -68,4 +68,37 @@ struct KeptSessionTests {
             all.count == n || publisherReconnected,
             "samples in both runs, though the publisher never reconnected: \(what)")
     }
+
+    /// A collector whose `--duration` ends while messages still arrive leaves what comes at or
+    /// after its end unacknowledged rather than take it and drop it with the end: the next run
+    /// receives it, and the two runs hold every sample once.
+    @Test func aCollectorsDurationEndingMidStreamLeavesTheRestToItsNextRun() throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let n = 4000
+        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n), duration: 0.5)
+        let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1, clock: "realtime", rate: 2000))
+        let (r1, byItself) = first.finish(within: 20)
+        #expect(byItself, "the run ended at its duration")
+        let firstPart = first.collected("got").compactMap { $0["seq"]?.intValue }
+        let late = first.collected("got").filter { $0.uptime >= 0.5 }.count
+        #expect(late == 0, "\(late) samples at or after the run's end")
+        let second = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n))
+        let (sent, _) = tx.finish(within: 30)
+        #expect(tx.stats("pub", in: sent)?.delivered == n)
+        let covered = second.events.wait(seconds: 20) { _ in
+            Set(firstPart + second.collected("got").compactMap { $0["seq"]?.intValue }).count >= n
+        }
+        second.run.stop()
+        _ = second.finish()
+        let secondPart = second.collected("got").compactMap { $0["seq"]?.intValue }
+        let all = firstPart + secondPart
+        let what =
+            "first run \(firstPart.count) (\(first.stats("rx", in: r1)?.samplesOut ?? 0) out), second \(secondPart.count), distinct \(Set(all).count) of \(n)"
+        #expect(!firstPart.isEmpty && covered && Set(all).count == n, "\(what)")
+        let publisherReconnected = (tx.stats("pub", in: sent)?.errors ?? 0) > 0
+        #expect(
+            all.count == n || publisherReconnected,
+            "samples in both runs, though the publisher never reconnected: \(what)")
+    }
 }

@@ -48,13 +48,16 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         condition.withLock { context = nil }
     }
 
-    /// Stops taking messages and hands over the samples taken and acknowledged before `uptime`:
-    /// the broker will not send those again, so they must reach the pipeline now. Later ones
-    /// lie beyond the run's end (`--duration`, `--max-samples`) and are dropped with it.
+    /// Stops taking messages and hands over the samples taken, each of them acknowledged: the
+    /// broker will not send those again, so they must reach the pipeline now. When the run's end
+    /// is a stop or `--duration`, every one goes: what lay at or past that end was refused as it
+    /// arrived. A `--max-samples` cut leaves no end to refuse by, so samples from `uptime` on are
+    /// dropped with it.
     func close(before uptime: Double, into batch: inout Batch) {
         condition.withLock {
+            let endKnown = context?.endUptime != nil
             context = nil
-            let due = pending.uptimes.firstIndex { $0 >= uptime } ?? pending.count
+            let due = endKnown ? pending.count : pending.uptimes.firstIndex { $0 >= uptime } ?? pending.count
             batch.append(contentsOf: pending.slice(0..<due))
             pending = Batch()
         }
@@ -176,6 +179,8 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             // A live source stamps arrival on its own run clock; the sender's uptime belongs to its run.
             let clock = context.clock
             let uptime = clock.mode == .virtual ? clock.elapsedWallSeconds() : clock.now()
+            // Past the run's end it would be dropped once acknowledged: the broker keeps it instead.
+            if let end = context.endUptime, uptime >= end { return (false, nil, false) }
             let topic = Value.string(message.topic)
             for d in decoded {
                 var s = d.sample

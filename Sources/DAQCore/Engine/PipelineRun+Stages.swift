@@ -4,7 +4,6 @@ import Synchronization
 
 /// What stages tell their run: failures, and counting themselves out.
 extension PipelineRun {
-    var isCancelled: Bool { state.withLock { $0.machine.isCancelled } }
     /// The lifecycle says it: no flag beside it to disagree.
     var isPaused: Bool { state.withLock { $0.machine.lifecycle == .paused } }
 

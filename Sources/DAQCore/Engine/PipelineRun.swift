@@ -14,9 +14,6 @@ import Synchronization
 /// Control methods may be called from any thread (a signal handler's queue among them); the
 /// run's own state sits behind one `Mutex`.
 public final class PipelineRun: Sendable {
-    /// Whether a source's batch stayed within the run's limits, or which limit it reached.
-    enum Admission { case open, duration, samples }
-
     /// The run's lifecycle, and the run-level events and end-of-run work waiting to go out in
     /// the order the transitions were taken. Whoever finds no delivery under way delivers, outside
     /// the lock; the others only queue: no observer runs under a lock, and an observer may stop the
@@ -308,12 +305,10 @@ public final class PipelineRun: Sendable {
             let action = input(&c.machine)
             let to = c.machine.lifecycle
             if from != to {
-                // Observers see a run end through `stopping`, however it ended.
-                if to.isFinal, from == .running || from == .paused {
-                    c.outbox.append(.event(.state(component: nil, from: from, to: .stopping)))
-                    c.outbox.append(.event(.state(component: nil, from: .stopping, to: to)))
-                } else {
-                    c.outbox.append(.event(.state(component: nil, from: from, to: to)))
+                var was = from
+                for step in from.route(to: to) {
+                    c.outbox.append(.event(.state(component: nil, from: was, to: step)))
+                    was = step
                 }
             }
             c.outbox += then(c.machine)

@@ -76,6 +76,19 @@ public final class StageContext: Sendable {
         return true
     }
 
+    /// The run-clock time the run ends at, once that is known: `--duration`, or when a stop was
+    /// asked for. Samples stamped at or after it are dropped with the run's end, so a live source
+    /// that acknowledges what it takes (an MQTT QoS 1 message) leaves such input unacknowledged
+    /// for its next run rather than take it and lose it. `nil` while the end is open.
+    public var endUptime: Double? {
+        guard let links = stage?.links else { return nil }
+        switch (links.limits.duration, links.watermark.stopTime) {
+        case (let d?, let s?): return min(d, s)
+        case (let d?, nil): return d
+        case (nil, let s): return s
+        }
+    }
+
     /// Wall time at run start, seconds since 1970: add a sample's uptime for its timestamp.
     public var startDate: Double { clock.startDate }
 

@@ -125,21 +125,19 @@ class StageRuntime: @unchecked Sendable {
     /// The plugin instance this stage runs.
     var plugin: AnyObject? { nil }
 
-    /// Tells observers the stage is now in `next`, when that is news. A stage that ends from
-    /// running passes through `stopping` on the way, as observers expect. Runs on `queue`.
+    /// Tells observers the stage is now in `next`, when that is news, by the steps of
+    /// ``LifecycleState/route(to:)``. Runs on `queue`.
     func report(_ next: LifecycleState) {
-        let from = reported
-        guard from != next else { return }
-        if next.isFinal, from == .running || from == .paused { report(.stopping) }
-        // A stage that begins in a paused run was running for an instant, as far as observers go.
-        if next == .paused, from == .starting { report(.running) }
-        guard reported.canMove(to: next) else {
-            return EngineInvariant.violated("stage \(name): reported \(reported) cannot move to \(next)")
+        guard reported != next else { return }
+        for step in reported.route(to: next) {
+            guard reported.canMove(to: step) else {
+                return EngineInvariant.violated("stage \(name): reported \(reported) cannot move to \(step)")
+            }
+            let was = reported
+            reported = step
+            stats.withLock { $0.state = step }
+            pipeline?.publish(.state(component: name, from: was, to: step))
         }
-        let was = reported
-        reported = next
-        stats.withLock { $0.state = next }
-        pipeline?.publish(.state(component: name, from: was, to: next))
     }
 
     /// Sends a batch to every reader, stamping this stage as its stream.

@@ -35,6 +35,9 @@ final class Watermark: Sendable {
         stoppedAt.withLock { if $0 == nil { $0 = uptime } }
     }
 
+    /// The run-clock time a stop was asked for, once one was.
+    var stopTime: Double? { stoppedAt.withLock { $0 } }
+
     /// Where the run ends on its clock, for the stop marker: a recording's last sample time when
     /// it played to its end (under the virtual and the replay clock alike, so both write the same
     /// stop marker), the time of the stop when one was asked for, and now on the realtime clock.

@@ -10,16 +10,19 @@ final class LiveRun: Sendable {
     let events = Recorder<PipelineEvent>()
     private let finished = Recorder<RunResult>()
 
-    /// Validates `yaml` with every built-in plugin plus `collect`, and starts it.
-    init(_ yaml: String, environment: [String: String] = [:], overrides: [String] = [], file: String = "test.yaml")
-        throws
-    {
+    /// Validates `yaml` with every built-in plugin plus `collect`, and starts it, for `duration`
+    /// seconds of its clock when one is given (`--duration`).
+    init(
+        _ yaml: String, environment: [String: String] = [:], overrides: [String] = [], file: String = "test.yaml",
+        duration: Double? = nil
+    ) throws {
         let registry = try PluginRegistry(BuiltinPlugins.all + [.collect])
         let spec = try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
             text: yaml, file: file)
         let events = self.events
         run = try PipelineRun(
-            spec: spec, options: RunOptions(flushInterval: 0.2), observers: [ClosureObserver { events.append($0) }])
+            spec: spec, options: RunOptions(duration: duration, flushInterval: 0.2),
+            observers: [ClosureObserver { events.append($0) }])
         try run.start()
         // After start: before it, the run's group is empty and would report finished at once.
         let finished = self.finished
