@@ -65,4 +65,49 @@ struct ExecThreadingTests {
         #expect(sink.delivered == sink.sent && sink.sent == 42, "\(sink)")
         #expect(out.events.contains { if case .notice(_, let m) = $0 { m == "stderr: 40" } else { false } })
     }
+
+    @Test func programsStartedStoppedAndRestartedCloseOnlyTheirOwnDescriptors() throws {
+        // Every way a program's pipes end, many times, while a sentinel takes every descriptor
+        // number freed meanwhile: a second close of a pipe, or a watch closing its copy twice,
+        // would close one of the sentinel's.
+        let sink = try ExecTests.script(
+            """
+            import json, sys
+            sys.stdin.readline()
+            for line in sys.stdin:
+                s = json.loads(line)
+                if s.get("daq") == "batch":
+                    print(json.dumps({"daq": "ack", "batch": s["batch"]}), flush=True)
+            """)
+        var failures: [String] = []
+        let harmed = try DescriptorSentinel.watch {
+            for round in 0..<6 {
+                // Killed while it runs: the stage ends with its watches.
+                let h = try TransformHarness(ExecTransform.self, config: "command: [sh, -c, 'cat > /dev/null']")
+                _ = try h.finish()
+                // Ends by itself, its output read to the end; a sink that drains until it exits;
+                // a program that fails and is restarted until the policy gives up.
+                let out = try PipelineHarness.run(
+                    yaml: """
+                        name: exec-churn
+                        clock: virtual
+                        sources:
+                          counter: {type: exec, command: [sh, -c, 'for i in 1 2 3; do echo "{\\"n\\":$i}"; done']}
+                          failing:
+                            type: exec
+                            command: [sh, -c, 'echo oops >&2; exit 3']
+                            on_failure: restart
+                            max_restarts: 2
+                            restart_delay: 1ms
+                        sinks:
+                          store: {type: exec, inputs: [counter], command: [python3, \(sink)]}
+                        """, plugins: StandardPlugins.all, options: RunOptions(batchSize: 2, flushInterval: 0))
+                if !(out.result.failure ?? "").contains("exited with status 3") {
+                    failures.append("round \(round): \(out.result.state) \(out.result.failure ?? "")")
+                }
+            }
+        }
+        #expect(harmed.isEmpty, "\(harmed.count) descriptors closed under their owner, e.g. \(harmed.prefix(3))")
+        #expect(failures.isEmpty, "\(failures)")
+    }
 }
