@@ -2,7 +2,8 @@ import DAQCore
 import Yams
 
 /// Runs one sink by hand on a virtual clock: start it, write batches, flush, finish, and read
-/// the events it reported (delivered, failed) — no pipeline, no threads.
+/// the events it reported (delivered, failed) — no pipeline, no threads. Each call runs on the
+/// stage's queue, as in a pipeline, so never at once with the plugin's timers and watches.
 ///
 /// ```swift
 /// let h = try SinkHarness(FileSink.self, config: "path: out.jsonl")
@@ -23,7 +24,8 @@ public final class SinkHarness {
         let events = eventLog
         context = StageContext.detached(
             name: name, kind: .sink, clock: RunClock(mode: .virtual), steps: steps, onEvent: { events.append($0) })
-        try sink.start(context: context)
+        let context = self.context
+        try context.onStageQueue { try sink.start(context: context) }
         try context.awaitStart()
     }
 
@@ -44,15 +46,17 @@ public final class SinkHarness {
 
     /// Writes one batch.
     public func write(_ batch: Batch) throws {
-        try sink.write(batch, context: context)
+        try context.onStageQueue { try sink.write(batch, context: context) }
     }
 
     /// Flushes, then closes the sink, as the engine does after the last batch; its timers and
     /// watches end with it.
     public func finish() throws {
         defer { context.endTasks() }
-        try sink.flush(context: context)
-        try sink.finish(context: context)
+        try context.onStageQueue {
+            try sink.flush(context: context)
+            try sink.finish(context: context)
+        }
     }
 
     /// Events the sink reported.

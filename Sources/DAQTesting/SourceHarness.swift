@@ -3,6 +3,8 @@ import Dispatch
 import Yams
 
 /// Runs one source by hand: reads every batch until it finishes (or goes idle), without pacing.
+/// Each call runs on the stage's queue, as in a pipeline, so never at once with the plugin's
+/// timers and watches.
 ///
 /// A live source (a pseudo-terminal, a pipe) is read with ``read(until:timeout:)``, which waits
 /// for the source's own ``StageContext/wake()`` between reads instead of sleeping.
@@ -25,7 +27,8 @@ public final class SourceHarness {
         context = StageContext.detached(
             name: name, kind: .source, clock: clock, steps: steps, onEvent: { events.append($0) },
             onWake: { woken.signal() })
-        try source.start(context: context)
+        let context = self.context
+        try context.onStageQueue { try source.start(context: context) }
         try context.awaitStart()
     }
 
@@ -45,7 +48,8 @@ public final class SourceHarness {
         var status = SourceStatus.more
         while status == .more && out.count < limit {
             var b = Batch(stream: context.name)
-            status = try source.read(into: &b, limit: min(batchSize, limit - out.count), context: context)
+            let room = min(batchSize, limit - out.count)
+            status = try context.onStageQueue { try source.read(into: &b, limit: room, context: context) }
             out.append(contentsOf: b.samples)
         }
         return (out, status)
@@ -58,7 +62,7 @@ public final class SourceHarness {
         let deadline = DispatchTime.now() + timeout
         while !done(out) {
             var b = Batch(stream: context.name)
-            let status = try source.read(into: &b, limit: 1024, context: context)
+            let status = try context.onStageQueue { try source.read(into: &b, limit: 1024, context: context) }
             out.append(contentsOf: b.samples)
             if status == .finished || done(out) { break }
             if status == .idle, woken.wait(timeout: deadline) == .timedOut { break }
@@ -71,7 +75,7 @@ public final class SourceHarness {
 
     /// Stops the source; its timers and watches end with it, as they do when a stage ends.
     public func stop() {
-        source.stop(context: context)
+        context.onStageQueue { source.stop(context: context) }
         context.endTasks()
     }
 

@@ -2,7 +2,8 @@ import DAQCore
 import Yams
 
 /// Runs one transform by hand on a virtual clock, the way NIO's `EmbeddedChannel` runs a
-/// handler: push samples in, read what comes out. No threads, no waiting.
+/// handler: push samples in, read what comes out. No threads, no waiting: each call runs on the
+/// stage's queue, as in a pipeline, so never at once with the plugin's timers and watches.
 ///
 /// ```swift
 /// let h = try TransformHarness(WindowTransform.self, config: "size: 1\nfield: value")
@@ -25,7 +26,8 @@ public final class TransformHarness {
         context = StageContext.detached(
             name: name, kind: .transform, clock: RunClock(mode: .virtual), steps: steps,
             onEmit: { emitted.append($0) }, onEvent: { events.append($0) })
-        try transform.start(context: context)
+        let context = self.context
+        try context.onStageQueue { try transform.start(context: context) }
     }
 
     /// Builds a plugin from YAML configuration text, validating it as `daq` would, and starts it.
@@ -46,7 +48,7 @@ public final class TransformHarness {
     /// Processes one batch and returns the output batch.
     public func push(_ batch: Batch) throws -> Batch {
         var b = batch
-        try transform.process(&b, context: context)
+        try context.onStageQueue { try transform.process(&b, context: context) }
         for extra in emitted.take() { b.append(contentsOf: extra) }
         return b
     }
@@ -55,7 +57,7 @@ public final class TransformHarness {
     /// watches end with it, as they do when a stage ends in a pipeline.
     public func finish() throws -> [Sample] {
         defer { context.endTasks() }
-        return try transform.finish(context: context).samples
+        return try context.onStageQueue { try transform.finish(context: context) }.samples
     }
 
     /// Events the transform reported.

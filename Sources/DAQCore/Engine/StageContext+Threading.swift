@@ -161,6 +161,27 @@ extension StageContext {
         stage?.tasks.cancelAll()
     }
 
+    /// Runs `body` on the stage's queue and waits for it: how a harness calls a plugin outside a
+    /// pipeline, so that, as in a pipeline, the plugin's `start`, `process`, `write` or `read`
+    /// never runs at the same time as one of its timers' or watches' handlers. On the stage's
+    /// queue already, it runs `body` there at once.
+    ///
+    /// For harnesses (see `DAQTesting`), never for a plugin: a plugin is on its queue already,
+    /// and waiting on another stage's queue would block its own.
+    /// - Parameter body: The call into the plugin.
+    /// - Returns: What `body` returns.
+    public func onStageQueue<T>(_ body: () throws -> T) rethrows -> T {
+        guard let stage, !isOnStageQueue else { return try body() }
+        return try stage.queue.sync(execute: body)
+    }
+
+    /// Whether the caller runs on the stage's queue, where the engine calls the plugin and every
+    /// handler of its timers and watches runs: for a plugin's assertions and for tests.
+    public var isOnStageQueue: Bool {
+        guard let stage else { return false }
+        return DispatchQueue.getSpecific(key: StageRuntime.queueKey) == ObjectIdentifier(stage)
+    }
+
     /// Timers and watches of this stage still running; for tests.
     public var runningTaskCount: Int { stage?.tasks.count ?? 0 }
 

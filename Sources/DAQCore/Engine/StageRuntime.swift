@@ -49,7 +49,12 @@ class StageRuntime: @unchecked Sendable {
         self.kind = kind
         self.queue = DispatchQueue(label: "daq.stage.\(name)", target: pool)
         self.stats = Mutex(StageStatistics(name: name, kind: kind, type: type))
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
+
+    /// Marks each stage's queue with its stage, so ``StageContext/onStageQueue(_:)`` knows when
+    /// it is on it already.
+    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// The counters now, with the input buffer's.
     var statistics: StageStatistics {
