@@ -111,7 +111,9 @@ struct ResolverFailureTests {
         }
         defer { server.stop() }
         let ids = (0..<300).map { "id-\($0)" }
-        let out = try ResolverFixtures.resolve(ids, settings: "base_url: \(server.url)\nmax_in_flight: 4", in: dir)
+        // No request may time out and be sent again, however loaded the machine: each id once.
+        let out = try ResolverFixtures.resolve(
+            ids, settings: "base_url: \(server.url)\nmax_in_flight: 4\ntimeout: 600 s", in: dir)
         #expect(out.strings("resolve_state").allSatisfy { $0 == "RESOLVED" })
         #expect(out.strings("id") == ids, "order kept")
         #expect(server.paths.count == 300)
