@@ -51,17 +51,15 @@ public final class ZipArchive {
             throw OutputFileError(path: path, reason: "is a directory")
         }
         fileSize = Int64(st.st_size)
-        do {
-            guard try Self.isZip(fd: fd) else { throw OutputFileError(path: path, reason: "is not a zip archive") }
-            if let end = try findEndOfDirectory() {
-                try readCentralDirectory(end)
-            } else {
-                centralDirectoryMissing = true
-                try walkLocalHeaders()
-            }
-        } catch {
-            _ = close(fd)
-            throw error
+        // Every property is set from here, so an error thrown below runs `deinit`, which closes
+        // the file: closing it here as well closed whatever descriptor another thread had
+        // opened under the same number in between.
+        guard try Self.isZip(fd: fd) else { throw OutputFileError(path: path, reason: "is not a zip archive") }
+        if let end = try findEndOfDirectory() {
+            try readCentralDirectory(end)
+        } else {
+            centralDirectoryMissing = true
+            try walkLocalHeaders()
         }
     }
 

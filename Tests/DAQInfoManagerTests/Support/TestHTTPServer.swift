@@ -4,6 +4,11 @@ import Synchronization
 /// A loopback HTTP/1.1 server on plain sockets and threads, for the services the reference
 /// server will not imitate: slow, failing, malformed, oversized. Each connection has a thread;
 /// requests on it are answered in turn (keep-alive) by `reply`.
+///
+/// Each descriptor has one owner that closes it once, after its last use: the listener is the
+/// accepting thread's, a connection its serving thread's. ``stop()`` only shuts them down (any
+/// number of times): a descriptor it closed could be another test's by the time its thread, or
+/// a second `stop`, used it again.
 final class TestHTTPServer: Sendable {
     enum Reply: Sendable {
         /// A response with a `Content-Length`.
@@ -17,7 +22,17 @@ final class TestHTTPServer: Sendable {
     let port: Int
     private let listener: Int32
     private let reply: @Sendable (_ path: String, _ number: Int) -> Reply
-    private let state = Mutex<(paths: [String], clients: [Int32])>(([], []))
+    private let state = Mutex(Connections())
+
+    /// The requests seen and the connections open, for ``stop()`` to shut down.
+    private struct Connections {
+        enum Phase {
+            case serving(clients: Set<Int32>)
+            case stopped
+        }
+        var paths: [String] = []
+        var phase = Phase.serving(clients: [])
+    }
 
     /// The request paths received, in order.
     var paths: [String] { state.withLock { $0.paths } }
@@ -36,7 +51,10 @@ final class TestHTTPServer: Sendable {
                 bind(listener, p, length) == 0 && listen(listener, 64) == 0 && getsockname(listener, p, &length) == 0
             }
         }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        guard bound else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
         port = Int(UInt16(bigEndian: address.sin_port))
         let server = self
         Thread { server.acceptLoop() }.start()
@@ -47,13 +65,40 @@ final class TestHTTPServer: Sendable {
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
-            if client < 0 { return }
-            state.withLock { $0.clients.append(client) }
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                // Shut down by `stop`: this thread alone uses the listener, so it closes it.
+                close(listener)
+                return
+            }
+            let serving = state.withLock { s -> Bool in
+                guard case .serving(var clients) = s.phase else { return false }
+                clients.insert(client)
+                s.phase = .serving(clients: clients)
+                return true
+            }
+            guard serving else {
+                close(client)
+                continue
+            }
             Thread { self.serve(client) }.start()
         }
     }
 
+    /// Forgets and closes a connection its thread is done with, under the lock `stop` shuts
+    /// connections down under, so it never shuts down a number reused since.
+    private func finish(_ client: Int32) {
+        state.withLock { s in
+            if case .serving(var clients) = s.phase {
+                clients.remove(client)
+                s.phase = .serving(clients: clients)
+            }
+            close(client)
+        }
+    }
+
     private func serve(_ client: Int32) {
+        defer { finish(client) }
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -114,11 +159,15 @@ final class TestHTTPServer: Sendable {
         return nil
     }
 
-    /// Closes the listener and every connection, which ends their threads.
+    /// Shuts down the listener and every connection, which ends their threads, which close
+    /// them. Safe to call more than once: only the first call does anything.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for c in state.withLock({ $0.clients }) { shutdown(c, Int32(SHUT_RDWR)) }
+        state.withLock { s in
+            guard case .serving(let clients) = s.phase else { return }
+            s.phase = .stopped
+            shutdown(listener, Int32(SHUT_RDWR))
+            for c in clients { shutdown(c, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// The JSON body of an element, as the reference server writes it.
