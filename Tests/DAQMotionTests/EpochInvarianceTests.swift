@@ -74,6 +74,7 @@ import Testing
         // The comparison is only worth something when the epochs are there.
         let once = try PipelineHarness.run(yaml: yaml, plugins: MotionPlugins.all, file: dir + "/epochs.yaml")
         try #require(once.data("out").count == 13, "\(once.result)")
+        #expect(once.data("out").filter { $0.number("wear") < 1 }.count == 4, "the CSV's true/false flags count")
         let differences = try ClockInvariance.differences(
             pipeline: dir + "/epochs.yaml", plugins: MotionPlugins.all + [.collect], replaySpeed: 100)
         #expect(differences.isEmpty, "\(differences.prefix(5).joined(separator: "\n"))")

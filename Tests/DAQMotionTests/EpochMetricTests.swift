@@ -93,6 +93,14 @@ func epochs<T: TransformPlugin>(_ type: T.Type, _ config: String = "{}", _ sampl
         #expect(renamed[0].number("wear") == 1 && renamed[1].number("wear") == 0.5)
     }
 
+    /// A CSV column of flags arrives as text or numbers, not booleans.
+    @Test func nonwearFlagsFromACSVCount() throws {
+        let flags: [Value] = ["true", "false", "TRUE", "1", "0", .int(1), .int(0), .double(2), .null, "yes"]
+        let samples = accelerometer(seconds: 1, axes: { _ in (0, 0, 1) }, extra: { i in ["nonwear": flags[i % 10]] })
+        let out = try epochs(EnmoTransform.self, "{}", samples)
+        #expect(out[0].number("wear") == 0.5, "true, TRUE, 1, int 1 and 2.0 flag; false, 0, null and yes do not")
+    }
+
     @Test func axisFieldsAreConfigurable() throws {
         let samples = (0..<500).map { i in
             Sample(

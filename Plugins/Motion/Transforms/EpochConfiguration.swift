@@ -30,7 +30,9 @@ public struct EpochConfiguration: PluginConfiguration {
     @Setting("Field of the first axis, in g.") var x = "x"
     @Setting("Field of the second axis, in g.") var y = "y"
     @Setting("Field of the third axis, in g.") var z = "z"
-    @Setting("A sample whose field of this name is true counts as non-wear in the epoch's `wear` fraction.")
+    @Setting(
+        "A sample whose field of this name is true (or, from a CSV, `true` or a number other than 0) counts as non-wear in its epoch's `wear`."
+    )
     var nonwear = "nonwear"
     @Setting(
         whenUnset: "the recording's zone (its device clock's, as motion.replay reports it), else UTC",

@@ -99,11 +99,23 @@ struct EpochStage {
                 let (start, end) = grid.epoch(containing: t)
                 sums.open(start: start, end: end, uptime: uptime, timestamp: t, stepPath: batch.stepPaths[i])
             }
-            var worn = true
-            if let w = wearColumn, case .bool(true) = w[i] { worn = false }
+            let worn = wearColumn.map { !Self.isFlagged($0[i]) } ?? true
             sums.add(x: x, y: y, z: z, worn: worn, uptime: uptime, metrics: metrics)
         }
         batch = out
+    }
+
+    /// Whether a `nonwear` value says non-wear: `true`; as a CSV column brings it, the text
+    /// `true`, `True`, `TRUE` or `1`; or a number other than 0. (Literal comparisons: no
+    /// string is made per sample.)
+    static func isFlagged(_ value: Value) -> Bool {
+        switch value {
+        case .bool(let b): return b
+        case .int(let i): return i != 0
+        case .double(let d): return d != 0 && !d.isNaN
+        case .string(let s): return s == "true" || s == "1" || s == "TRUE" || s == "True"
+        default: return false
+        }
     }
 
     /// The epoch the end of input cut short, marked `partial: true`.
