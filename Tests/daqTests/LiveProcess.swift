@@ -10,6 +10,8 @@ final class LiveProcess: @unchecked Sendable {
     private var lines: [String] = []
     private var outLines: [String] = []
     private var errBytes = Data()
+    /// stdout and stderr not read to their end yet.
+    private var unread = 2
 
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = DAQBinary.url
@@ -48,6 +50,10 @@ final class LiveProcess: @unchecked Sendable {
                     condition.unlock()
                 }
             }
+            condition.lock()
+            unread -= 1
+            condition.broadcast()
+            condition.unlock()
         }.start()
     }
 
@@ -90,10 +96,16 @@ final class LiveProcess: @unchecked Sendable {
 
     func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
 
-    /// Waits for the process to end (after closing its stdin) and returns its exit status.
+    /// Waits for the process to end (after closing its stdin) and for what it wrote to be read
+    /// (its exit comes before its last output is: reading stdout at the exit missed lines under
+    /// load), and returns its exit status.
     func finish() -> Int32 {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+        let deadline = Date(timeIntervalSinceNow: 30)
+        condition.lock()
+        while unread > 0 && condition.wait(until: deadline) {}
+        condition.unlock()
         return process.terminationStatus
     }
 }
