@@ -27,10 +27,13 @@ fi
 # Device recordings are cross-checked against readers others wrote, from PyPI: actfast (Rust;
 # .cwa, .gt3x, GENEActiv .bin) and pygt3x (ActiGraph's own .gt3x reader); scanner strings
 # against biip's GS1 reader; schemathesis checks the Info Manager reference server against
-# docs/infomanager-openapi.yaml.
-if ! python3 -c 'import actfast, pygt3x, biip, schemathesis' >/dev/null 2>&1; then
+# docs/infomanager-openapi.yaml. Epoch ENMO, MAD and anglez are cross-checked against
+# scikit-digital-health's metrics and against actipy's reading of a .cwa (actipy needs Java).
+command -v java >/dev/null || { apt-get update && apt-get install -y default-jre-headless; }
+if ! python3 -c 'import actfast, pygt3x, biip, schemathesis, skdh, actipy' >/dev/null 2>&1; then
     python3 -m pip --version >/dev/null 2>&1 || { apt-get update && apt-get install -y python3-pip; }
-    pip_args=(install --quiet --disable-pip-version-check actfast==1.3.0 pygt3x==0.7.1 biip==5.2.0 schemathesis==4.32.5)
+    pip_args=(install --quiet --disable-pip-version-check actfast==1.3.0 pygt3x==0.7.1 biip==5.2.0 schemathesis==4.32.5
+        scikit-digital-health==0.17.18 actipy==3.8.3)
     # A Debian-managed python3 refuses plain pip installs (PEP 668); these are test-only oracles.
     python3 -m pip "${pip_args[@]}" || python3 -m pip "${pip_args[@]}" --break-system-packages
 fi

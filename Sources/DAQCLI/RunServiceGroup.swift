@@ -3,13 +3,14 @@ import Dispatch
 import Logging
 import ServiceLifecycle
 
-/// `daq run`'s pipeline as a `Service` in a swift-service-lifecycle `ServiceGroup` that takes
-/// SIGTERM and SIGINT as graceful-shutdown signals: the first one stops the run gracefully.
+/// `daq run`'s pipeline as a `Service` in a swift-service-lifecycle `ServiceGroup`: SIGTERM and
+/// SIGINT shut the group down gracefully, and the run's service stops the run.
 ///
-/// A `ServiceGroup` cannot escalate a second graceful signal (its graceful and cancellation
-/// signals must be disjoint), so ``SignalHandler`` keeps counting them: it prints the first and
-/// also asks the group to shut down (which covers a signal that comes before the group has set
-/// up its own handlers), and cancels on the second.
+/// The signals are ``SignalHandler``'s alone, not the group's too: a group cannot escalate a
+/// second graceful signal (its graceful and cancellation signals must be disjoint), and with two
+/// traps on one signal the group's could end the run, and `daq` exit, before the handler had
+/// said it was stopping. The handler says so, then asks the group to shut down (a request that
+/// comes before the group runs is kept for then), and cancels on the second signal.
 final class RunServiceGroup: Sendable {
     private let group: ServiceGroup
 
@@ -22,7 +23,7 @@ final class RunServiceGroup: Sendable {
                         service: run, successTerminationBehavior: .gracefullyShutdownGroup,
                         serviceName: "pipeline \(run.spec.name)")
                 ],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                logger: logger))
     }
 
     /// Asks the group to stop the run gracefully; a request before it runs is kept for then.

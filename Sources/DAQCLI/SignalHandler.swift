@@ -4,8 +4,9 @@ import Foundation
 
 /// SIGINT and SIGTERM for `daq run`: the first stops gracefully, the second cancels.
 ///
-/// The graceful stop is the `ServiceGroup`'s (see ``RunServiceGroup``); this handler says so and
-/// counts, because the group cannot turn a second signal into a cancellation. Signals are taken
+/// The graceful stop goes through the run's `ServiceGroup` (see ``RunServiceGroup``); this handler
+/// is the one trap for both signals: it says the run is stopping before it asks the group, and it
+/// counts, because a group cannot turn a second signal into a cancellation. Signals are taken
 /// through `DispatchSource`s on one private serial queue, so nothing runs in an async-signal context.
 final class SignalHandler: Sendable {
     /// Seconds a cancelled run gets to close its files before the process exits regardless.

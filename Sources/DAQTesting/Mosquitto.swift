@@ -1,8 +1,8 @@
 import Foundation
 
-/// A real Mosquitto broker for one test: its own config in a temporary directory, a free
-/// loopback port, started and waited for by connecting (bounded retries before a deadline),
-/// killed and restarted on the same port when a test asks, stopped at the end.
+/// A real Mosquitto broker for one test: its own config in a temporary directory, a loopback
+/// port of its own (``LoopbackPort``), started and waited for by connecting (bounded retries
+/// before a deadline), killed and restarted on the same port when a test asks, stopped at the end.
 ///
 /// Started with `posix_spawn` and a cleared signal mask: the spawning thread may block signals
 /// (Dispatch's threads do), and a broker inheriting that mask would ignore SIGTERM.
@@ -36,7 +36,7 @@ public final class Mosquitto: @unchecked Sendable {
         guard let binary = Self.find("mosquitto"), !binary.isEmpty else { throw NotInstalled() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.port = try port ?? Self.freePort()
+        self.port = try port ?? LoopbackPort.reserve()
         self.users = users
         var conf = """
             listener \(self.port) 127.0.0.1
@@ -206,32 +206,10 @@ public final class Mosquitto: @unchecked Sendable {
         }
     }
 
-    /// A port nobody listens on now: bind port 0 and read what the kernel chose.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
-        }
-        guard bound == 0 else { throw BrokerError(description: "cannot bind a loopback port") }
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
-
     static func canConnect(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = UInt16(port).bigEndian
+        var addr = LoopbackPort.address(port)
         return withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -56,6 +56,9 @@ public final class ServiceProcess: @unchecked Sendable {
         let errorReader = Thread {
             while case let data = err.fileHandleForReading.availableData, !data.isEmpty {
                 service.errors.withLock { $0.append(data) }
+                service.condition.lock()
+                service.condition.broadcast()
+                service.condition.unlock()
             }
         }
         errorReader.start()
@@ -81,6 +84,24 @@ public final class ServiceProcess: @unchecked Sendable {
         ended = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Waits until standard error holds `text`: what a program reports on stderr (a reload it
+    /// refused) is there before it goes on.
+    /// - Throws: ``ServiceProcessError`` when the program ends or `timeout` passes first.
+    public func waitForError(containing text: String, timeout: Double = 30) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !errorOutput.contains(text) {
+            if ended || !condition.wait(until: deadline) {
+                guard !errorOutput.contains(text) else { return }
+                throw ServiceProcessError(
+                    message:
+                        "\(process.executableURL?.lastPathComponent ?? "process") \(ended ? "ended" : "printed no '\(text)' on stderr within \(timeout) s")",
+                    output: lines.joined(separator: "\n"), errors: errorOutput)
+            }
+        }
     }
 
     /// Waits for the next line (after those already waited for) that satisfies `match`.

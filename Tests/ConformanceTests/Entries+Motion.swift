@@ -29,6 +29,18 @@ extension ConformanceTable {
                 ConformanceSpec(
                     config: "rate: 50", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
             },
+            Entry(.transform, "motion.enmo") {
+                ConformanceSpec(
+                    config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
+            },
+            Entry(.transform, "motion.mad") {
+                ConformanceSpec(
+                    config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
+            },
+            Entry(.transform, "motion.anglez") {
+                ConformanceSpec(
+                    config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
+            },
         ]
     }
 

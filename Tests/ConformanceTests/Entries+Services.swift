@@ -81,7 +81,7 @@ extension ConformanceTable {
                 sinks: {pub: {type: mqtt, inputs: [gen], url: "\(broker.url)", topic: "conformance/source/{seq}", qos: 1, retain: true}}
                 """, plugins: BuiltinPlugins.all)
         guard publish.result.state == .finished else {
-            throw Mosquitto.BrokerError(description: "publishing: \(publish.result.failure ?? "")")
+            throw Mosquitto.BrokerError(description: "publishing: \(publish.result.error.map { "\($0)" } ?? "")")
         }
         let spec = ConformanceSpec(
             config: "url: \(broker.url)\ntopics: [conformance/source/#]\nqos: 1", drain: .exactly(count),

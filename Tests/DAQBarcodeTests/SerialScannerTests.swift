@@ -94,7 +94,8 @@ final class FakeScannerPort {
 
     @Test func triggeredSessionsOnTheLiveClock() throws {
         let port = try FakeScannerPort()
-        let h = try scanner(port, "mode: triggered\ntimeout: 0.2 s")
+        // Long enough that a loaded machine delivers the code before the session times out.
+        let h = try scanner(port, "mode: triggered\ntimeout: 2 s")
         defer { h.stop() }
         h.send(ControlCommand("trigger"))
         var samples = try h.read(until: { $0.contains { $0.event == "scan.start" } })
@@ -105,7 +106,7 @@ final class FakeScannerPort {
         let timedOut = try h.read(until: { $0.contains { $0.event == "scan.stop" } })
         let names = timedOut.map(\.event)
         #expect(names == ["scan.start", "scan.timeout", "scan.stop"])
-        if names.count == 3 { #expect(abs(timedOut[1].uptime - timedOut[0].uptime - 0.2) < 1e-9) }
+        if names.count == 3 { #expect(abs(timedOut[1].uptime - timedOut[0].uptime - 2) < 1e-9) }
         h.send(ControlCommand("cancel"))  // nothing open: nothing happens
         #expect(try h.read().samples.isEmpty)
     }

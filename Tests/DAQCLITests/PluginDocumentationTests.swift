@@ -33,7 +33,8 @@ struct PluginDocumentationTests {
         ]
         let transforms = [
             "filter", "select", "rename", "throttle", "window", "motion.magnitude", "motion.lowpass", "motion.highpass",
-            "motion.resample", "barcode.gs1", "barcode.dedup", "barcode.step", "ble.discovery",
+            "motion.resample", "motion.enmo", "motion.mad", "motion.anglez", "barcode.gs1", "barcode.dedup",
+            "barcode.step", "ble.discovery",
         ]
         let sinks = ["console", "file", "null", "logger.json", "logger.jsonl", "logger.csv"]
         for s in sources { #expect(r.lookup(.source, s) != nil, "\(s)") }

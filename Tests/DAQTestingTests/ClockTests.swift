@@ -74,4 +74,33 @@ struct ClockTests {
         let got = (run.plugin(named: "out") as! GatedSink).received.withLock { $0 }
         #expect(Self.comparable(got) == Self.comparable(virtual.data("out")))
     }
+
+    /// The same at the realtime clock: the sink holds the window back, the window holds the
+    /// source back, and the clock passes every window while most samples still wait in the
+    /// source. The window's timer must not close a window without them: while its source knows
+    /// its samples' times ahead of the clock, the ticks wait for those samples, as in a replay.
+    @Test func aRealtimeRunHeldBackBehindItsClockGivesTheSameWindows() throws {
+        let virtual = try PipelineHarness.run(yaml: Self.yaml(clock: "virtual"), plugins: StandardPlugins.all)
+        let name = "realtime-held-back"
+        let gate = DispatchSemaphore(value: 0)
+        GatedSink.gates.withLock { $0[name] = gate }
+        let yaml = Self.yaml(clock: "realtime")
+            .replacingOccurrences(of: "name: clocks", with: "name: \(name)")
+            .replacingOccurrences(
+                of: "{type: collect, inputs: [win]}", with: "{type: gated, inputs: [win], buffer: {size: 1}}"
+            )
+            .replacingOccurrences(of: "size: 100ms", with: "buffer: {size: 1}\n    size: 100ms")
+        let registry = try PluginRegistry(StandardPlugins.all + [.sink(GatedSink.self)])
+        let spec = try PipelineLoader(registry: registry, environment: [:]).load(text: yaml, file: "t.yaml")
+        let run = try PipelineRun(spec: spec, options: RunOptions(batchSize: 4, flushInterval: 0))
+        try run.start()
+        // What the test is about is the run's clock passing the windows' ends while the data are
+        // held: it waits for that clock (0.6 s of samples), not for a side effect of it.
+        let past = try #require(run.clock.deadline(forUptime: 1))
+        _ = DispatchSemaphore(value: 0).wait(timeout: past)
+        gate.signal()
+        #expect(run.wait().state == .finished)
+        let got = (run.plugin(named: "out") as! GatedSink).received.withLock { $0 }
+        #expect(Self.comparable(got) == Self.comparable(virtual.data("out")))
+    }
 }

@@ -45,7 +45,9 @@ struct BrokerFailureTests {
             BrokerRoundTripTests.sender(
                 broker.url, count: n, qos: 1, clock: "realtime", rate: 2000,
                 extra: ", spool: \"\(spool)\", reconnect_delay: 0.2, max_reconnect_delay: 1, batch_size: 10"))
-        #expect(rx.waitForSent("got", atLeast: n / 4), "the receiver got samples before the outage")
+        // The edge's own progress, not the collector's, which a loaded machine can hold back
+        // until the edge has published everything and the outage meets no message.
+        #expect(tx.waitForSent("pub", atLeast: n / 4), "the edge published a quarter before the outage")
         interrupt(broker)
         let retried = tx.events.wait { LiveRun.messages("pub", in: $0).contains { $0.contains("retrying in") } }
         #expect(retried, "\(tx.messages("pub"))")

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 
 extension SignalTests {
-    /// `daq run` runs its pipeline as a `Service` in a swift-service-lifecycle `ServiceGroup`
-    /// that traps SIGTERM and SIGINT: the group's debug log shows the first signal shutting the
-    /// run's service down gracefully (whether the group's own trap or `daq`'s signal handler,
-    /// which also covers a signal before the group is up, reaches it first), and the run then
-    /// stops gracefully (exit 0, a finished summary).
+    /// `daq run` runs its pipeline as a `Service` in a swift-service-lifecycle `ServiceGroup`:
+    /// the group's debug log shows the first signal shutting the run's service down gracefully,
+    /// and the run then stops gracefully (exit 0, a finished summary). `daq`'s signal handler is
+    /// the one trap, so it has said the run is stopping before the group acts, however loaded
+    /// the machine (with the group trapping too, its trap could end the run first).
     @Test func theFirstSignalStopsTheRunThroughItsServiceGroup() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-group-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

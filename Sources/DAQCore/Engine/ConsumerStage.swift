@@ -203,13 +203,19 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         var b = batch
         try transform.process(&b, context: context)
         emit(b)
+        // Realtime: a due tick that waited for data on its way here looks again once it is in.
+        if let t = tickAt, context.clock.mode == .realtime, context.clock.isDue(t) {
+            fireTickUnlessDataBefore(t)
+        }
     }
 
     /// Virtual and replay time: the tick fires once data at or past it arrives, or at the end.
     /// A replay's clock passing the tick proves nothing about the data: samples before it may
     /// still be on their way through the stages upstream, and a tick fired then would close a
     /// window without them. Only live data (the realtime clock) needs a timer to close a window
-    /// that no later sample closes.
+    /// that no later sample closes; and while a source upstream reads ahead of the clock (a
+    /// recording or generator at the realtime clock), the timer defers to that data as a replay
+    /// does, so a loaded machine gives the same windows.
     override func requestTick(atUptime uptime: Double) {
         machine.setTick(uptime)
         guard context.clock.mode == .realtime, let deadline = context.clock.deadline(forUptime: uptime) else { return }
@@ -235,6 +241,30 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
             requestTick(atUptime: t)
             return
         }
+        fireTickUnlessDataBefore(t)
+    }
+
+    /// Fires the tick at `t` unless samples stamped before it are still on their way here: held
+    /// by a source upstream (a recording or generator late on a busy machine, a live source with
+    /// more to read) or waiting in an input buffer between. Those come first: the tick waits for
+    /// the source to pass `t` or for this stage's input, and then looks again.
+    private func fireTickUnlessDataBefore(_ t: Double) {
+        if inbox?.holdsData(before: t) == true { return }
+        var holding: SourceStage?
+        for stage in upstream() {
+            if let source = stage as? SourceStage {
+                if source.holdsSamples(before: t) { holding = source }
+            } else if stage.inbox?.holdsData(before: t) == true {
+                return
+            }
+        }
+        if let holding {
+            holding.notifyWhenPast(t, for: ObjectIdentifier(self)) { [weak self] in
+                guard let stage = self else { return }
+                stage.queue.async { stage.tickWaitedFor(t) }
+            }
+            return
+        }
         do {
             try fireTick(at: t)
         } catch {
@@ -242,6 +272,27 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
             guard onError != .stop else { return fail(daqError(error)) }
             noteError(daqError(error), fatal: false)
         }
+    }
+
+    /// A source this stage's tick waited for has passed it. Runs on `queue`.
+    private func tickWaitedFor(_ t: Double) {
+        guard tickAt == t, context.clock.isDue(t) else { return }
+        fireTickUnlessDataBefore(t)
+    }
+
+    /// The stages whose samples reach this one, through any between. Asked of the run when a
+    /// realtime tick is due, never per batch, so a reload's new stages count.
+    private func upstream() -> [StageRuntime] {
+        guard let run = pipeline else { return [] }
+        var seen = Set<String>()
+        var found: [StageRuntime] = []
+        var names = inputNames
+        while let name = names.popLast() {
+            guard seen.insert(name).inserted, let stage = run.stage(named: name) else { continue }
+            found.append(stage)
+            names += stage.inputNames
+        }
+        return found
     }
 
     private func fireTick(at t: Double) throws {

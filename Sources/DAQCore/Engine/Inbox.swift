@@ -52,6 +52,12 @@ final class Inbox: Sendable {
         self.wake = wake
     }
 
+    /// Whether a buffered batch starts before `uptime`: data on its way that a tick at `uptime`
+    /// must wait for. Asked when a tick is due, never per batch.
+    func holdsData(before uptime: Double) -> Bool {
+        state.withLock { s in s.queue.contains { ($0.uptimes.first ?? .infinity) < uptime } }
+    }
+
     /// Declares one more producer; each calls ``closeInput()`` when it ends.
     func addInput() {
         state.withLock { $0.openInputs += 1 }

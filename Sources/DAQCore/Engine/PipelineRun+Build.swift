@@ -27,6 +27,7 @@ extension PipelineRun {
             stage.stats.withLock { $0.bufferCapacity = c.buffer.size }
             metrics.bufferCapacity.record(c.buffer.size)
         }
+        stage.inputNames = c.inputs.map { ComponentSpec.producer(of: $0).name }
         stage.onError = c.onError
         stage.changesSteps = c.plugin.changesSteps
         stage.context = StageContext(

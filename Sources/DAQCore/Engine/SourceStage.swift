@@ -15,6 +15,15 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private let pumpQueued = Mutex(false)
     /// What it does with what a live source delivers while the run is paused.
     var pauseHandling = PauseHandling.drop
+    /// The earliest run-clock time of a sample it holds or reads next: its first sample not yet
+    /// emitted, 0 while it has more to read at once or has not read yet, infinity when it holds
+    /// nothing (a live source with nothing waiting) or has ended. A transform's timer tick at
+    /// `t` waits while this is before `t`: those samples come first. Written on `queue`.
+    private let heldFrom = Atomic(0.0.bitPattern)
+    /// Callbacks of transforms whose tick waits for this source; called once it holds nothing
+    /// before their tick any more. `waiting` spares the lock when nobody waits.
+    private let heldWaiters = Mutex<[ObjectIdentifier: (before: Double, wake: @Sendable () -> Void)]>([:])
+    private let waiting = Atomic(false)
 
     init(name: String, type: String, source: any Source, batchSize: Int, pool: DispatchQueue) {
         self.source = source
@@ -36,6 +45,42 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             throw error
         }
         run(machine.started())
+    }
+
+    /// Whether it holds, or reads at once, a sample stamped before `uptime`.
+    func holdsSamples(before uptime: Double) -> Bool {
+        Double(bitPattern: heldFrom.load(ordering: .acquiring)) < uptime
+    }
+
+    /// Calls `wake` once it holds nothing before `uptime`; at once (on this thread) if that is so
+    /// already, so a caller never misses the moment between its check and its wait. A waiter
+    /// asking again replaces what it asked before.
+    func notifyWhenPast(_ uptime: Double, for waiter: ObjectIdentifier, _ wake: @escaping @Sendable () -> Void) {
+        heldWaiters.withLock { $0[waiter] = (uptime, wake) }
+        waiting.store(true, ordering: .releasing)
+        if !holdsSamples(before: uptime) { releaseWaiters() }
+    }
+
+    /// Records what it holds now and wakes the ticks that waited for less. Runs on `queue`.
+    private func noteHeld(_ r: Reading?) {
+        let from: Double
+        if let r, r.status != .finished || r.pending != nil {
+            from = r.pending?.uptimes.first ?? (r.status == .more ? 0 : .infinity)
+        } else {
+            from = .infinity
+        }
+        heldFrom.store(from.bitPattern, ordering: .releasing)
+        if waiting.load(ordering: .acquiring) { releaseWaiters() }
+    }
+
+    private func releaseWaiters() {
+        let due = heldWaiters.withLock { all -> [@Sendable () -> Void] in
+            let passed = all.filter { !holdsSamples(before: $0.value.before) }
+            for key in passed.keys { all[key] = nil }
+            if all.isEmpty { waiting.store(false, ordering: .releasing) }
+            return passed.values.map(\.wake)
+        }
+        for wake in due { wake() }
     }
 
     override func abortStarted() {
@@ -116,6 +161,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             endSource(final)
         } else {
             machine.checkIn(r)
+            noteHeld(r)
         }
     }
 
@@ -334,6 +380,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     private func endSource(_ final: LifecycleState) {
         timer?.cancel()
         timer = nil
+        noteHeld(nil)
         source.stop(context: context)
         if case .illegal(let message) = machine.end(final) { EngineInvariant.violated(message) }
         finishStage(final)

@@ -26,6 +26,8 @@ class StageRuntime: @unchecked Sendable {
     /// What the run shares with its stages on the data path: limits, watermark, steps; `nil`
     /// outside a pipeline.
     var links: RunLinks?
+    /// The components this one reads (dead-letter inputs by their producer's name).
+    var inputNames: [String] = []
     /// This stage's input buffer; `nil` for sources.
     var inbox: Inbox?
     /// The state last told to observers; the stage's own machine is the truth, this is its echo.

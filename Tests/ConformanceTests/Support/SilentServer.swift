@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 
 /// A loopback TCP port that takes connections and never answers: the kernel completes each
@@ -30,9 +31,9 @@ final class SilentServer: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// A loopback port nobody listens on: bound and closed again, so a connect is refused.
+    /// A loopback port nobody listens on, so a connect is refused; outside the ephemeral range,
+    /// so no other test's connection takes it meanwhile.
     static func refusedPort() -> Int {
-        let server = try! SilentServer()
-        return server.port
+        try! LoopbackPort.reserve()
     }
 }

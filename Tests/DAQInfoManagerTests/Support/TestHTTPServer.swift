@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Synchronization
 
@@ -44,7 +45,14 @@ final class TestHTTPServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        // A port of its own, never handed out again in this process: a pooled keep-alive
+        // connection to a stopped server can never reach another test's server on its port.
+        do {
+            address.sin_port = UInt16(try LoopbackPort.reserve()).bigEndian
+        } catch {
+            close(listener)
+            throw error
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p -> Bool in
