@@ -96,8 +96,9 @@ struct ClockTests {
         try run.start()
         // What the test is about is the run's clock passing the windows' ends while the data are
         // held: it waits for that clock (0.6 s of samples), not for a side effect of it.
-        let past = try #require(run.clock.deadline(forUptime: 1))
-        _ = DispatchSemaphore(value: 0).wait(timeout: past)
+        let left = try #require(run.clock.wallTime(until: 1)).components
+        let nanos = Int(clamping: left.seconds * 1_000_000_000 + left.attoseconds / 1_000_000_000)
+        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .nanoseconds(nanos))
         gate.signal()
         #expect(run.wait().state == .finished)
         let got = (run.plugin(named: "out") as! GatedSink).received.withLock { $0 }
