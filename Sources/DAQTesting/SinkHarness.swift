@@ -49,14 +49,15 @@ public final class SinkHarness {
         try context.onStageQueue { try sink.write(batch, context: context) }
     }
 
-    /// Flushes, then closes the sink, as the engine does after the last batch; its timers and
-    /// watches end with it.
+    /// Flushes, then closes the sink, as the engine does after the last batch, waiting for a
+    /// finish that completes later; its timers and watches end with it.
     public func finish() throws {
         defer { context.endTasks() }
         try context.onStageQueue {
             try sink.flush(context: context)
             try sink.finish(context: context)
         }
+        try context.awaitEnd()
     }
 
     /// Events the sink reported.

@@ -73,9 +73,12 @@ public final class SourceHarness {
     /// Sends a control command (a trigger) as a running pipeline would.
     public func send(_ command: ControlCommand) { context.receive(command) }
 
-    /// Stops the source; its timers and watches end with it, as they do when a stage ends.
+    /// Stops the source, waiting for a stop that completes later; its timers and watches end
+    /// with it, as they do when a stage ends.
     public func stop() {
         context.onStageQueue { source.stop(context: context) }
+        // A stop's failure has nowhere to go but the events, as in a pipeline.
+        do { try context.awaitEnd() } catch { context.warn("its stop failed: \(error)") }
         context.endTasks()
     }
 

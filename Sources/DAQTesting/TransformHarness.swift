@@ -57,7 +57,9 @@ public final class TransformHarness {
     /// watches end with it, as they do when a stage ends in a pipeline.
     public func finish() throws -> [Sample] {
         defer { context.endTasks() }
-        return try context.onStageQueue { try transform.finish(context: context) }.samples
+        let rest = try context.onStageQueue { try transform.finish(context: context) }.samples
+        try context.awaitEnd()
+        return rest
     }
 
     /// Events the transform reported.

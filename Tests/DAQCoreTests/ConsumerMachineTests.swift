@@ -23,13 +23,17 @@ struct ConsumerMachineTests {
             _ = m.start()
             _ = m.started()
             _ = m.cancel()
+        case "closing":
+            _ = m.start()
+            _ = m.started()
+            _ = m.close(.finished)
         case "ended": _ = m.end(.finished)
         default: Issue.record("no state \(state)")
         }
         return m
     }
 
-    static let all = ["idle", "starting", "running", "failing", "cancelling", "ended"]
+    static let all = ["idle", "starting", "running", "failing", "cancelling", "closing", "ended"]
 
     static func isIllegal(_ a: M.Action) -> Bool {
         if case .illegal = a { return true }
@@ -137,5 +141,29 @@ struct ConsumerMachineTests {
         }
         var m = M()
         #expect(Self.isIllegal(m.end(.stopping)))
+    }
+
+    /// A plugin whose finish completes later: the stage waits, `stopping`, for nothing but its end.
+    @Test func aFinishThatCompletesLaterClosesThenEnds() {
+        for (state, final) in [("running", LifecycleState.finished), ("failing", .failed), ("cancelling", .cancelled)] {
+            var m = Self.machine(state)
+            #expect(m.close(final) == .none, "close in \(state)")
+            #expect(m.state == .closing(final))
+            #expect(m.lifecycle == .stopping)
+            #expect(!m.isRunning)
+            #expect(m.wake() == .none && m.fail() == .none && m.cancel() == .none && m.retire() == .none)
+            m.setTick(3)
+            #expect(m.state == .closing(final), "nothing but the end moves it")
+            #expect(m.end(final) == .none)
+            #expect(m.lifecycle == final)
+        }
+        for state in ["idle", "starting", "closing", "ended"] {
+            var m = Self.machine(state)
+            let before = m.state
+            #expect(Self.isIllegal(m.close(.finished)), "close in \(state)")
+            #expect(m.state == before)
+        }
+        var m = Self.machine("running")
+        #expect(Self.isIllegal(m.close(.running)), "only a final state closes a stage")
     }
 }

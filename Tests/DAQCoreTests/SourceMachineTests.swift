@@ -29,6 +29,11 @@ struct SourceMachineTests {
             _ = m.started()
             _ = m.begin(paused: false)
             _ = m.stop(.graceful)
+        case "closing":
+            _ = m.start()
+            _ = m.started()
+            _ = m.begin(paused: false)
+            _ = m.close(.finished)
         case "ended": _ = m.end(.finished)
         default: Issue.record("no state \(state)")
         }
@@ -168,6 +173,31 @@ struct SourceMachineTests {
         var s = Self.machine("stopping")
         #expect(s.checkOut()?.0 == .stopping(.graceful))
         #expect(s.end(.finished) == .none, "the pump ends the stage while it holds the state")
+    }
+
+    /// A source whose stop completes later: nothing is read, and nothing but the end moves it.
+    @Test func aStopThatCompletesLaterClosesThenEnds() {
+        for state in ["running", "paused", "stopping"] {
+            var m = Self.machine(state)
+            #expect(m.close(.cancelled) == .none, "close in \(state)")
+            #expect(m.lifecycle == .stopping)
+            #expect(m.wake() == .none && m.stop(.cancel) == .none && m.pause() == .none && m.resume() == .none)
+            #expect(m.checkOut() == nil, "nothing is read while it closes")
+            #expect(m.reading == nil && m.stopRequested == nil)
+            #expect(m.end(.cancelled) == .none)
+            #expect(m.lifecycle == .cancelled)
+        }
+        // The pump ends a source while it holds the reading state.
+        var pumped = Self.machine("running")
+        _ = pumped.checkOut()
+        #expect(pumped.close(.finished) == .none)
+        #expect(pumped.end(.finished) == .none)
+        for state in ["idle", "starting", "started", "closing", "ended"] {
+            var m = Self.machine(state)
+            #expect(Self.isIllegal(m.close(.finished)), "close in \(state)")
+        }
+        var m = Self.machine("running")
+        #expect(Self.isIllegal(m.close(.running)), "only a final state closes a stage")
     }
 }
 

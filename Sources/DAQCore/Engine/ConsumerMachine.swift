@@ -2,20 +2,23 @@
 /// inputs that move it. Each input returns what the stage must do next; an input the state does
 /// not allow returns ``Action/illegal(_:)`` and changes nothing (see ``EngineInvariant``).
 ///
-/// | state        | start    | started              | wake  | fail            | cancel            | retire        | end(f)   |
-/// |--------------|----------|----------------------|-------|-----------------|-------------------|---------------|----------|
-/// | idle(c)      | starting | ✗                    | –     | –               | idle(cancel)      | –             | ended(f) |
-/// | starting(c,t)| ✗        | running(t), or cancelling when c | – | –  | starting(cancel)  | –             | ended(f) |
-/// | running(r)   | ✗        | ✗                    | drain | failing, drain  | cancelling, drain | running(retiring) | ended(f) |
-/// | failing      | ✗        | ✗                    | drain | –               | –                 | –             | ended(f) |
-/// | cancelling   | ✗        | ✗                    | drain | failing, drain  | –                 | –             | ended(f) |
-/// | ended(f)     | ✗        | ✗                    | –     | –               | –                 | –             | ✗        |
+/// | state        | start    | started              | wake  | fail            | cancel            | retire        | close(f)   | end(f)   |
+/// |--------------|----------|----------------------|-------|-----------------|-------------------|---------------|------------|----------|
+/// | idle(c)      | starting | ✗                    | –     | –               | idle(cancel)      | –             | ✗          | ended(f) |
+/// | starting(c,t)| ✗        | running(t), or cancelling when c | – | –  | starting(cancel)  | –             | ✗          | ended(f) |
+/// | running(r)   | ✗        | ✗                    | drain | failing, drain  | cancelling, drain | running(retiring) | closing(f) | ended(f) |
+/// | failing      | ✗        | ✗                    | drain | –               | –                 | –             | closing(f) | ended(f) |
+/// | cancelling   | ✗        | ✗                    | drain | failing, drain  | –                 | –             | closing(f) | ended(f) |
+/// | closing(f)   | ✗        | ✗                    | –     | –               | –                 | –             | ✗          | ended(f) |
+/// | ended(f)     | ✗        | ✗                    | –     | –               | –                 | –             | ✗          | ✗        |
 ///
 /// `–` is a legal input with nothing to do: a wake that reaches a stage wired by a reload before
 /// it started, a second failure, a cancel of a stage that has failed. A failing stage keeps taking
 /// and discarding its input until its producers end, so none of them waits for room that never
 /// comes; only then does it end `failed`. A cancel before the start is kept and taken at
-/// ``started()``.
+/// ``started()``. `closing` is a plugin whose `finish` completes later
+/// (``StageContext/completeEndLater(waitingAtMost:)``): its input has ended, so nothing but the
+/// end moves it.
 struct ConsumerMachine {
     /// What a running stage carries between two batches.
     struct Running: Equatable {
@@ -37,6 +40,8 @@ struct ConsumerMachine {
         case failing
         /// Cancelled: input is discarded and the plugin finishes, then the stage ends `cancelled`.
         case cancelling
+        /// The plugin's `finish` has returned and completes later; the stage then ends as given.
+        case closing(LifecycleState)
         case ended(LifecycleState)
     }
 
@@ -62,7 +67,7 @@ struct ConsumerMachine {
         case .idle: return .idle
         case .starting: return .starting
         case .running: return .running
-        case .failing, .cancelling: return .stopping
+        case .failing, .cancelling, .closing: return .stopping
         case .ended(let final): return final
         }
     }
@@ -88,7 +93,7 @@ struct ConsumerMachine {
     mutating func wake() -> Action {
         switch state {
         case .running, .failing, .cancelling: return .drain
-        case .idle, .starting, .ended: return .none
+        case .idle, .starting, .closing, .ended: return .none
         }
     }
 
@@ -97,7 +102,7 @@ struct ConsumerMachine {
         case .running, .cancelling:
             state = .failing
             return .drain
-        case .idle, .starting, .failing, .ended: return .none
+        case .idle, .starting, .failing, .closing, .ended: return .none
         }
     }
 
@@ -108,7 +113,7 @@ struct ConsumerMachine {
         case .running:
             state = .cancelling
             return .drain
-        case .failing, .cancelling, .ended: break
+        case .failing, .cancelling, .closing, .ended: break
         }
         return .none
     }
@@ -127,7 +132,7 @@ struct ConsumerMachine {
         case .running(var r):
             r.tickAt = uptime
             state = .running(r)
-        case .idle, .failing, .cancelling, .ended: break
+        case .idle, .failing, .cancelling, .closing, .ended: break
         }
     }
 
@@ -136,6 +141,17 @@ struct ConsumerMachine {
         guard case .running(var r) = state else { return }
         body(&r)
         state = .running(r)
+    }
+
+    /// The plugin's `finish` returned and completes later; the stage ends `final` then.
+    mutating func close(_ final: LifecycleState) -> Action {
+        guard final.isFinal else { return illegal("close(\(final))") }
+        switch state {
+        case .running, .failing, .cancelling:
+            state = .closing(final)
+            return .none
+        case .idle, .starting, .closing, .ended: return illegal("close(\(final))")
+        }
     }
 
     /// The stage ended (`finished`, `failed` or `cancelled`).

@@ -62,7 +62,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     /// Runs on `queue`.
     func drain() {
         switch machine.state {
-        case .idle, .starting, .ended: return
+        case .idle, .starting, .closing, .ended: return
         case .failing, .cancelling: discard()
         case .running: take()
         }
@@ -147,7 +147,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     private func finish() {
         let final: LifecycleState
         switch machine.state {
-        case .idle, .starting, .ended: return
+        case .idle, .starting, .closing, .ended: return
         case .failing: final = .failed
         case .running, .cancelling:
             do {
@@ -159,6 +159,15 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
                 final = .failed
             }
         }
+        // A plugin whose finish completes later keeps the stage open, counting what it reports.
+        if awaitDeferredEnd(final, then: { [self] in end($0) }) {
+            run(machine.close(final))
+            return
+        }
+        end(final)
+    }
+
+    private func end(_ final: LifecycleState) {
         if case .illegal(let message) = machine.end(final) { EngineInvariant.violated(message) }
         finishStage(final)
     }

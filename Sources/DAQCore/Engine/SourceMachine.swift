@@ -4,20 +4,24 @@
 /// leaves the state as it was; the stage reports it through ``EngineInvariant``, which stops a
 /// debug build and logs in a release build.
 ///
-/// | state        | start     | started | begin(paused:)   | wake | stop(e)            | pause  | resume           | end(f)   |
-/// |--------------|-----------|---------|------------------|------|--------------------|--------|------------------|----------|
-/// | idle(s)      | starting  | ✗       | ✗                | –    | idle(e)            | –      | –                | ended(f) |
-/// | starting(s)  | ✗         | started | ✗                | –    | starting(e)        | –      | –                | ended(f) |
-/// | started(s)   | ✗         | ✗       | running / paused, or stopping(s), pump | – | started(e) | – | –      | ended(f) |
-/// | running(r)   | ✗         | ✗       | ✗                | pump | stopping(r, e), pump | paused | –              | ended(f) |
-/// | paused(r)    | ✗         | ✗       | ✗                | pump | stopping(r, e), release | – | running, release | ended(f) |
-/// | stopping(r,e)| ✗         | ✗       | ✗                | pump | stopping(r, max(e)), pump | – | –          | ended(f) |
-/// | ended(f)     | ✗         | ✗       | ✗                | –    | –                  | –      | –                | ✗        |
+/// | state        | start     | started | begin(paused:)   | wake | stop(e)            | pause  | resume           | close(f)   | end(f)   |
+/// |--------------|-----------|---------|------------------|------|--------------------|--------|------------------|------------|----------|
+/// | idle(s)      | starting  | ✗       | ✗                | –    | idle(e)            | –      | –                | ✗          | ended(f) |
+/// | starting(s)  | ✗         | started | ✗                | –    | starting(e)        | –      | –                | ✗          | ended(f) |
+/// | started(s)   | ✗         | ✗       | running / paused, or stopping(s), pump | – | started(e) | – | –      | ✗          | ended(f) |
+/// | running(r)   | ✗         | ✗       | ✗                | pump | stopping(r, e), pump | paused | –              | closing(f) | ended(f) |
+/// | paused(r)    | ✗         | ✗       | ✗                | pump | stopping(r, e), release | – | running, release | closing(f) | ended(f) |
+/// | stopping(r,e)| ✗         | ✗       | ✗                | pump | stopping(r, max(e)), pump | – | –          | closing(f) | ended(f) |
+/// | closing(f)   | ✗         | ✗       | ✗                | –    | –                  | –      | –                | ✗          | ended(f) |
+/// | ended(f)     | ✗         | ✗       | ✗                | –    | –                  | –      | –                | ✗          | ✗        |
 ///
 /// `–` is a legal input with nothing to do: a wake before the run began the stage (a live
 /// source's I/O while it starts), a pause or a stop that reaches a stage that has ended. A stop
 /// before the stage began is kept and taken at ``begin(paused:)``; a cancel outranks a graceful
-/// stop (`max(e)`). "release" puts what a pause kept back in line, then pumps.
+/// stop (`max(e)`). "release" puts what a pause kept back in line, then pumps. `closing` is a
+/// source whose `stop` completes later (``StageContext/completeEndLater(waitingAtMost:)``):
+/// nothing is read any more, and nothing but the end moves it. The pump closes a source while it
+/// holds the reading state, so `close` is legal there too.
 struct SourceMachine {
     /// How a stop ends the stage: a graceful stop emits what the clock has reached and closes
     /// what the source holds open; a cancel discards it.
@@ -73,6 +77,8 @@ struct SourceMachine {
         case stopping(Reading, Ending)
         /// The pump holds the reading state; no input can arrive meanwhile (one serial queue).
         case checkedOut(Phase)
+        /// The source's `stop` has returned and completes later; the stage then ends as given.
+        case closing(LifecycleState)
         case ended(LifecycleState)
     }
 
@@ -102,7 +108,7 @@ struct SourceMachine {
         case .starting, .started: return .starting
         case .running, .checkedOut(.running): return .running
         case .paused, .checkedOut(.paused): return .paused
-        case .stopping, .checkedOut(.stopping): return .stopping
+        case .stopping, .checkedOut(.stopping), .closing: return .stopping
         case .ended(let final): return final
         }
     }
@@ -112,7 +118,7 @@ struct SourceMachine {
         switch state {
         case .idle(let s), .starting(let s), .started(let s): return s
         case .stopping(_, let e), .checkedOut(.stopping(let e)): return e
-        case .running, .paused, .checkedOut, .ended: return nil
+        case .running, .paused, .checkedOut, .closing, .ended: return nil
         }
     }
 
@@ -141,7 +147,7 @@ struct SourceMachine {
     mutating func wake() -> Action {
         switch state {
         case .running, .paused, .stopping: return .pump
-        case .idle, .starting, .started, .ended: return .none
+        case .idle, .starting, .started, .closing, .ended: return .none
         case .checkedOut: return illegal("wake")
         }
     }
@@ -160,7 +166,7 @@ struct SourceMachine {
         case .stopping(let r, let e):
             state = .stopping(r, max(e, ending))
             return .pump
-        case .ended: break
+        case .closing, .ended: break
         case .checkedOut: return illegal("stop")
         }
         return .none
@@ -169,7 +175,7 @@ struct SourceMachine {
     mutating func pause() -> Action {
         switch state {
         case .running(let r): state = .paused(r)
-        case .idle, .starting, .started, .paused, .stopping, .ended: break
+        case .idle, .starting, .started, .paused, .stopping, .closing, .ended: break
         case .checkedOut: return illegal("pause")
         }
         return .none
@@ -180,8 +186,19 @@ struct SourceMachine {
         case .paused(let r):
             state = .running(r)
             return .release
-        case .idle, .starting, .started, .running, .stopping, .ended: return .none
+        case .idle, .starting, .started, .running, .stopping, .closing, .ended: return .none
         case .checkedOut: return illegal("resume")
+        }
+    }
+
+    /// The source's `stop` returned and completes later; the stage ends `final` then.
+    mutating func close(_ final: LifecycleState) -> Action {
+        guard final.isFinal else { return illegal("close(\(final))") }
+        switch state {
+        case .running, .paused, .stopping, .checkedOut:
+            state = .closing(final)
+            return .none
+        case .idle, .starting, .started, .closing, .ended: return illegal("close(\(final))")
         }
     }
 
@@ -201,7 +218,7 @@ struct SourceMachine {
         case .running(let r): (phase, reading) = (.running, r)
         case .paused(let r): (phase, reading) = (.paused, r)
         case .stopping(let r, let e): (phase, reading) = (.stopping(e), r)
-        case .idle, .starting, .started, .ended: return nil
+        case .idle, .starting, .started, .closing, .ended: return nil
         case .checkedOut:
             EngineInvariant.violated("source stage: checkOut while checked out")
             return nil

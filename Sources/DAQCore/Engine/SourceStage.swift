@@ -382,6 +382,16 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         timer = nil
         noteHeld(nil)
         source.stop(context: context)
+        // A source whose stop completes later keeps the stage open, counting what it reports.
+        if awaitDeferredEnd(final, then: { [self] in end($0) }) {
+            if case .illegal(let message) = machine.close(final) { EngineInvariant.violated(message) }
+            report(machine.lifecycle)
+            return
+        }
+        end(final)
+    }
+
+    private func end(_ final: LifecycleState) {
         if case .illegal(let message) = machine.end(final) { EngineInvariant.violated(message) }
         finishStage(final)
     }

@@ -155,6 +155,33 @@ extension StageContext {
         try stage?.tasks.awaitStart().get()
     }
 
+    /// Says that the plugin's `stop` (a source) or `finish` (a transform or sink) completes only
+    /// later, when it calls ``EndCompletion/succeed()`` or ``EndCompletion/fail(_:)`` (from any
+    /// thread): a client that closes its connection on an event loop of its own knows what it
+    /// could not deliver only once the close is done. Call it in `stop` or `finish`, and return.
+    ///
+    /// The stage ends only then, and its timers, watches and ``perform(_:)`` still run until it
+    /// does, so the plugin can report what it delivered, spooled or lost to a stage that counts
+    /// it. Nothing waits meanwhile: no thread is held. After `limit` the stage ends as if the end
+    /// had succeeded, with a warning. A failure ends the stage failed, as a throwing `finish`
+    /// does. A harness that ends a plugin by hand waits with ``awaitEnd()``.
+    /// - Parameter limit: The longest the stage waits.
+    /// - Returns: What the plugin completes its end with.
+    public func completeEndLater(waitingAtMost limit: Duration) -> EndCompletion {
+        let completion = EndCompletion(limit: limit)
+        stage?.tasks.deferEnd(completion)
+        return completion
+    }
+
+    /// Waits, as a stage does, for a stop or finish the plugin completes later; returns at once
+    /// when it completed in `stop` or `finish`. For harnesses that end a plugin outside a
+    /// pipeline; never on the stage's queue, where the plugin's own completion may have to run.
+    /// - Throws: What the plugin failed its end with.
+    public func awaitEnd() throws {
+        guard let completion = stage?.tasks.takeDeferredEnd() else { return }
+        if case .failed(let error) = completion.wait() { throw error }
+    }
+
     /// Cancels every timer and watch of this stage and refuses new ones, as the engine does when
     /// a stage ends; for harnesses that run a plugin outside a pipeline (see `DAQTesting`).
     public func endTasks() {

@@ -17,6 +17,8 @@ final class StageTasks: Sendable {
     private let state = Mutex(State.open(tasks: [:], wakeGeneration: 0))
     /// A start the plugin completes later, until the engine has waited for it.
     private let pendingStart = Mutex<StartCompletion?>(nil)
+    /// A stop or finish the plugin completes later, until the stage takes it to wait for it.
+    private let pendingEnd = Mutex<EndCompletion?>(nil)
 
     /// Keeps the completion of the plugin's start for ``awaitStart()``.
     func deferStart(_ completion: StartCompletion) {
@@ -33,6 +35,19 @@ final class StageTasks: Sendable {
             })
         else { return .success(()) }
         return completion.wait()
+    }
+
+    /// Keeps the completion of the plugin's stop or finish for ``takeDeferredEnd()``.
+    func deferEnd(_ completion: EndCompletion) {
+        pendingEnd.withLock { $0 = completion }
+    }
+
+    /// The end the plugin completes later, once: `nil` when it completed in `stop` or `finish`.
+    func takeDeferredEnd() -> EndCompletion? {
+        pendingEnd.withLock { p -> EndCompletion? in
+            defer { p = nil }
+            return p
+        }
     }
 
     /// Keeps `task` until it is removed or the stage ends; returns `false` (and cancels it)
