@@ -165,14 +165,41 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
         client.publish(messages)
     }
 
+    /// How long the client's close may take beyond drain_timeout: it waits at most 2 s for the
+    /// broker to close the connection after DISCONNECT.
+    static let closeAllowance = 5.0
+
+    /// The stage ends once the client has closed and said what it could not deliver; nothing
+    /// waits for that meanwhile (``StageContext/completeEndLater(waitingAtMost:)``).
     public func finish(context: StageContext) throws {
         guard let client else { return }
         self.client = nil
         // What is left to wait for here is what `write` sent after the input ended (the run's
         // final step marker), in what remains of drain_timeout.
-        _ = ledger.drain(seconds: drain.secondsLeft(of: config.drainTimeout.value))
+        let rest = drain.secondsLeft(of: config.drainTimeout.value)
         drain.end()
-        let left = (try? client.stop().wait()) ?? []
+        let end = context.completeEndLater(waitingAtMost: .seconds(rest + Self.closeAllowance))
+        let me = QueueConfined(self)
+        let timer = context.after(.seconds(rest)) { me.value?.closeClient(client, end: end, context: context) }
+        drain = .closing(timer: timer)
+        ledger.whenSettled { context.perform { me.value?.closeClient(client, end: end, context: context) } }
+    }
+
+    /// Every message settled or drain_timeout passed, whichever came first: the client closes.
+    private func closeClient(_ client: MQTTClient, end: EndCompletion, context: StageContext) {
+        guard case .closing = drain else { return }
+        drain.end()
+        let me = QueueConfined(self)
+        client.stop().whenComplete { result in
+            context.perform {
+                guard let sink = me.value else { return end.succeed() }
+                sink.closed(leaving: (try? result.get()) ?? [], end: end, context: context)
+            }
+        }
+    }
+
+    /// Accounts for what the closed client never had acknowledged, then ends the stage.
+    private func closed(leaving left: [MQTTOutgoing], end: EndCompletion, context: StageContext) {
         defer { ledger.detach() }
         let samples = left.reduce(0) { $0 + $1.samples }
         if let spool = ledger.spool {
@@ -194,6 +221,11 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
             )
             context.messages(.failed, ids: left.compactMap(\.messageID))
         }
-        try ledger.check()
+        do {
+            try ledger.check()
+            end.succeed()
+        } catch {
+            end.fail(error)
+        }
     }
 }

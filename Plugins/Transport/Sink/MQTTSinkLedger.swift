@@ -10,11 +10,14 @@ import Foundation
 /// settling wakes the stage to ask again.
 ///
 /// # Thread safety
-/// Every mutable property is guarded by `condition` (one lock): the client's event loop settles
-/// messages and signals it. That single lock is what makes the `@unchecked Sendable` safe.
+/// Every mutable property is guarded by `lock`: the client's event loop settles messages while
+/// the stage's queue hands them over. That single lock is what makes the `@unchecked Sendable`
+/// safe; nothing ever waits on it for longer than a few assignments.
 final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var outstanding = 0
+    /// What the sink's finish waits for: every message settled, or the client given up.
+    private var onSettled: (@Sendable () -> Void)?
     private var fatal: String?
     private var connected = false
     private var attempts = 0
@@ -30,31 +33,31 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     }
 
     func attach(_ context: StageContext) {
-        condition.withLock { self.context = context }
+        lock.withLock { self.context = context }
     }
 
     /// Forgets the stage: a callback the client makes after the sink finished (a connection
     /// closing late) must not reach a stage that is gone.
     func detach() {
-        condition.withLock { context = nil }
+        lock.withLock { context = nil }
     }
 
     /// The stage it reports to, `nil` once detached.
-    var stage: StageContext? { condition.withLock { context } }
+    var stage: StageContext? { lock.withLock { context } }
 
     /// Throws the reason the client gave up, if it has.
     func check() throws {
-        if let fatal = condition.withLock({ fatal }) { throw TransportError(fatal) }
+        if let fatal = lock.withLock({ fatal }) { throw TransportError(fatal) }
     }
 
     /// The last connection problem, for the message about what was not delivered.
-    var problem: String? { condition.withLock { lastProblem } }
+    var problem: String? { lock.withLock { lastProblem } }
 
     /// Counts `count` more messages as handed over; never waits: ``hasRoom`` said there was
     /// room for them before the batch was taken.
     /// - Throws: ``TransportError`` when the client has given up.
     func reserve(_ count: Int) throws {
-        try condition.withLock {
+        try lock.withLock {
             if let fatal { throw TransportError(fatal) }
             outstanding += count
         }
@@ -63,15 +66,15 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     /// Whether the sink takes another batch: the queue is below its size (a batch may take it
     /// past that by its own messages, as one larger than the whole queue always could), or the
     /// client has given up and the next write says so.
-    var hasRoom: Bool { condition.withLock { outstanding < capacity || fatal != nil } }
+    var hasRoom: Bool { lock.withLock { outstanding < capacity || fatal != nil } }
 
     /// Messages handed over and not yet settled, and whether the client has given up.
-    var unsettled: (count: Int, gaveUp: Bool) { condition.withLock { (outstanding, fatal != nil) } }
+    var unsettled: (count: Int, gaveUp: Bool) { lock.withLock { (outstanding, fatal != nil) } }
 
     /// Completes the sink's start at the first outcome of the first connection attempt, as
     /// the source does; the engine waits for it off the pool.
     func completeStart(_ completion: StartCompletion) {
-        condition.withLock { starting = completion }
+        lock.withLock { starting = completion }
     }
 
     /// The start's completion at an outcome, once, with the reason the client gave up if it did.
@@ -86,24 +89,32 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
         if let fatal { completion.fail(TransportError(fatal)) } else { completion.succeed() }
     }
 
-    /// Waits until every message handed over has settled, the client gave up, or `seconds` pass.
-    /// - Returns: whether the queue is empty.
-    func drain(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while outstanding > 0 && fatal == nil && condition.wait(until: deadline) {}
-        return outstanding == 0
+    /// Calls `then` (on any thread) once every message handed over has settled or the client
+    /// has given up: at once if that is so now. One caller, the sink's finish.
+    func whenSettled(_ then: @escaping @Sendable () -> Void) {
+        let now = lock.withLock { () -> Bool in
+            if outstanding <= 0 || fatal != nil { return true }
+            onSettled = then
+            return false
+        }
+        if now { then() }
+    }
+
+    /// The finish's callback, once, when there is nothing left to wait for. Called under `lock`.
+    private func takeSettled() -> (@Sendable () -> Void)? {
+        guard outstanding <= 0 || fatal != nil, let then = onSettled else { return nil }
+        onSettled = nil
+        return then
     }
 
     private func settle(_ count: Int) {
-        let stage = condition.withLock { () -> StageContext? in
+        let (stage, then) = lock.withLock { () -> (StageContext?, (@Sendable () -> Void)?) in
             outstanding -= count
-            condition.broadcast()
-            return context
+            return (context, takeSettled())
         }
         // Room again, or nothing left to wait for at the end: the stage asks again.
         stage?.wake()
+        then?()
     }
 
     private func delivered(_ messages: [MQTTOutgoing]) {
@@ -127,7 +138,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     // MARK: MQTTClientDelegate
 
     func mqttConnected(address: String, sessionPresent: Bool) {
-        let (ctx, recovered, start) = condition.withLock { () -> (StageContext?, Bool, (StartCompletion, String?)?) in
+        let (ctx, recovered, start) = lock.withLock { () -> (StageContext?, Bool, (StartCompletion, String?)?) in
             connected = true
             attempts = 0
             return (context, lastProblem != nil, outcome())
@@ -137,16 +148,17 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
     }
 
     func mqttConnectionProblem(_ message: String, retryIn: Double?) {
-        let (ctx, first, start) = condition.withLock { () -> (StageContext?, Bool, (StartCompletion, String?)?) in
+        let (ctx, first, start, then) = lock.withLock {
+            () -> (StageContext?, Bool, (StartCompletion, String?)?, (@Sendable () -> Void)?) in
             let first = attempts == 0
             if retryIn == nil { fatal = message }
             lastProblem = message
             connected = false
             attempts += 1
-            condition.broadcast()
-            return (context, first, outcome())
+            return (context, first, outcome(), takeSettled())
         }
         Self.settle(start)
+        then?()
         // Given up: a stage holding back for room learns it at its next write.
         guard retryIn != nil else { return ctx?.wake() ?? () }
         // The loss is a warning; each attempt after it is news, not another error.

@@ -124,14 +124,23 @@ public final class MQTTSource: SourcePlugin {
         receiver.close(before: uptime, into: &batch)
     }
 
+    /// The stage ends once the client has closed its connection (at most 2 s after DISCONNECT),
+    /// so a kept session's next run finds the broker done with this one; nothing waits for it.
     public func stop(context: StageContext) {
         guard let client else { return }
         self.client = nil
-        _ = try? client.stop().wait()
-        receiver.detach()
-        let duplicates = receiver.duplicateCount
-        if duplicates > 0 {
-            context.notice("dropped \(duplicates) messages delivered twice (same _msg id)")
+        let end = context.completeEndLater(waitingAtMost: Self.closeAllowance)
+        let receiver = self.receiver
+        client.stop().whenComplete { _ in
+            receiver.detach()
+            let duplicates = receiver.duplicateCount
+            if duplicates > 0 {
+                context.notice("dropped \(duplicates) messages delivered twice (same _msg id)")
+            }
+            end.succeed()
         }
     }
+
+    /// How long the client's close may take: it waits at most 2 s for the broker to close.
+    static let closeAllowance = Duration.seconds(5)
 }
