@@ -26,6 +26,7 @@ extension DAQCommand {
                 array jobs of a cluster scheduler split the work without overlap:
                   #SBATCH --array=1-8
                   daq batch features.yaml --input 'data/*.csv' --output out --shard $SLURM_ARRAY_TASK_ID/8
+                A shard that gets none of the inputs has nothing to do and exits 0.
                 """)
 
         @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
@@ -76,11 +77,18 @@ extension DAQCommand {
                 printError("daq: \(error)")
                 throw ExitStatus.invalidConfiguration
             }
-            if let shard, let (k, n) = BatchPlan.parseShard(shard) { plan.keepShard(k, of: n) }
             if plan.items.isEmpty {
-                printError(
-                    "daq: no recordings to run (the inputs matched nothing\(shard == nil ? "" : " in this shard"))")
+                printError("daq: no recordings to run (the inputs matched nothing)")
                 throw ExitStatus.invalidConfiguration
+            }
+            if let shard, let (k, n) = BatchPlan.parseShard(shard) {
+                let all = plan.items.count
+                plan.keepShard(k, of: n)
+                if plan.items.isEmpty {
+                    // Not an error: with few inputs some array tasks of a cluster get none.
+                    printError("daq: shard \(shard) has none of the \(all) recordings; nothing to do")
+                    return
+                }
             }
             let runner = BatchRunner(
                 plan: plan, registry: registry, overrides: overrides, pipeline: pipeline, jobs: jobs)
