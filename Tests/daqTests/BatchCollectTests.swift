@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// `daq batch --collect`: one table for the whole batch, with the real binary.
+@Suite("daq batch --collect")
+struct BatchCollectTests {
+    static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/batch-features.yaml").path
+
+    /// The table is every recording's features.csv, read by Python's csv module, with the
+    /// recording's name in front, in the order of the names a, b, c (by path, x/c comes first).
+    @Test func collectMergesEveryRecordingsTableInNameOrder() throws {
+        let dir = try BatchSupport.scratch("collect")
+        try BatchSupport.writeRecordings(["c"], in: dir.appendingPathComponent("x"))
+        try BatchSupport.writeRecordings(["b", "a"], in: dir.appendingPathComponent("y"))
+        let out = dir.appendingPathComponent("out")
+        let r = try BatchSupport.batch([
+            Self.pipeline, "--input", dir.path + "/*/*.cwa", "--output", out.path, "--collect", "features.csv",
+        ])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("collected"), "\(r.err)")
+
+        let merged = try BatchSupport.pythonCSV(out.appendingPathComponent("features.csv"))
+        var expected: [[String]] = []
+        for name in ["a", "b", "c"] {
+            let rows = try BatchSupport.pythonCSV(try BatchSupport.runFile("features.csv", of: name, under: out))
+            try #require(rows.count > 2, "\(name) has rows")
+            if expected.isEmpty { expected.append(["recording"] + rows[0]) }
+            #expect(["recording"] + rows[0] == expected[0], "one header for all")
+            expected += rows.dropFirst().map { [name] + $0 }
+        }
+        #expect(merged == expected)
+    }
+
+    /// Headers that disagree are an error naming the file and the column; no table is written.
+    @Test func collectRefusesHeadersThatDiffer() throws {
+        let dir = try BatchSupport.scratch("collect-headers")
+        let recordings = dir.appendingPathComponent("rec")
+        try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+        try "{\"t\": 1, \"v\": 2}\n".write(
+            to: recordings.appendingPathComponent("a.jsonl"), atomically: true, encoding: .utf8)
+        try "{\"t\": 1, \"w\": 2}\n".write(
+            to: recordings.appendingPathComponent("b.jsonl"), atomically: true, encoding: .utf8)
+        let pipeline = dir.appendingPathComponent("copy.yaml")
+        try """
+        name: copy
+        clock: virtual
+        sources:
+          rec: {type: file, path: placeholder.jsonl}
+        sinks:
+          log: {type: logger.csv, inputs: [rec], directory: out}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out")
+        let r = try BatchSupport.batch([
+            pipeline.path, "--input", recordings.path + "/*.jsonl", "--output", out.path, "--collect", "rec.csv",
+        ])
+        #expect(r.status == 1, "\(r.err)")
+        let bFile = try BatchSupport.runFile("rec.csv", of: "b", under: out).path
+        #expect(r.err.contains("\(bFile):1: the header differs from "), "\(r.err)")
+        #expect(r.err.contains("is 'w', expected 'v'"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("rec.csv").path))
+    }
+
+    /// A sharded batch: each shard alone, then `--collect-only`, gives the table one run gives;
+    /// before the last shard has run, `--collect-only` names what is missing and writes nothing.
+    @Test func collectOnlyAfterEveryShardEqualsOneBatch() throws {
+        let dir = try BatchSupport.scratch("collect-shards")
+        let names = ["r1", "r2", "r3", "r4", "r5"]
+        let recordings = dir.appendingPathComponent("rec")
+        try BatchSupport.writeRecordings(names, in: recordings)
+        let input = recordings.path + "/*.cwa"
+        let sharded = dir.appendingPathComponent("sharded")
+        let whole = dir.appendingPathComponent("whole")
+
+        let one = try BatchSupport.batch([
+            Self.pipeline, "--input", input, "--output", whole.path, "--collect", "features.csv",
+        ])
+        #expect(one.status == 0, "\(one.err)")
+
+        let first = try BatchSupport.batch([
+            Self.pipeline, "--input", input, "--output", sharded.path, "--shard", "1/2",
+        ])
+        #expect(first.status == 0, "\(first.err)")
+        let collectOnly = [
+            Self.pipeline, "--input", input, "--output", sharded.path, "--collect", "features.csv", "--collect-only",
+        ]
+        let early = try BatchSupport.batch(collectOnly)
+        #expect(early.status == 1, "\(early.err)")
+        let ran = Set(try FileManager.default.contentsOfDirectory(atPath: sharded.path))
+        let missing = names.filter { !ran.contains($0) }
+        try #require(!missing.isEmpty && missing.count < names.count, "shard 1/2 ran some, not all: \(ran)")
+        #expect(early.err.contains("\(missing.count) of 5 recordings have no finished output"), "\(early.err)")
+        for name in missing { #expect(early.err.contains("\(name).cwa: not run yet"), "\(early.err)") }
+        #expect(!FileManager.default.fileExists(atPath: sharded.appendingPathComponent("features.csv").path))
+
+        let second = try BatchSupport.batch([
+            Self.pipeline, "--input", input, "--output", sharded.path, "--shard", "2/2",
+        ])
+        #expect(second.status == 0, "\(second.err)")
+        let late = try BatchSupport.batch(collectOnly)
+        #expect(late.status == 0, "\(late.err)")
+
+        // The same rows; the run clock's uptime and the markers' wall-clock dates differ by run.
+        let volatile: Set = ["uptime", "timestampDate"]
+        let a = BatchSupport.without(
+            volatile, try BatchSupport.pythonCSV(sharded.appendingPathComponent("features.csv")))
+        let b = BatchSupport.without(volatile, try BatchSupport.pythonCSV(whole.appendingPathComponent("features.csv")))
+        #expect(a.count > names.count)
+        #expect(a == b)
+    }
+
+    /// JSON Lines: every object gets a "recording" key first; quoting and line counts hold.
+    @Test func collectJSONLinesAddsTheRecordingKey() throws {
+        let dir = try BatchSupport.scratch("collect-jsonl")
+        let recordings = dir.appendingPathComponent("rec")
+        try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+        for (name, count) in [("q\"uote", 3), ("plain", 2)] {
+            let lines = (0..<count).map { "{\"t\": \($0), \"note\": \"a,b\\nc\"}\n" }.joined()
+            try lines.write(to: recordings.appendingPathComponent("\(name).jsonl"), atomically: true, encoding: .utf8)
+        }
+        let pipeline = dir.appendingPathComponent("copy.yaml")
+        try """
+        name: copy
+        clock: virtual
+        sources:
+          rec: {type: file, path: placeholder.jsonl}
+        sinks:
+          log: {type: logger.jsonl, inputs: [rec], directory: out}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out")
+        let r = try BatchSupport.batch([
+            pipeline.path, "--input", recordings.path + "/*.jsonl", "--output", out.path, "--collect", "rec.jsonl",
+        ])
+        #expect(r.status == 0, "\(r.err)")
+        let merged = try BatchSupport.text(out.appendingPathComponent("rec.jsonl")).split(separator: "\n")
+        var expected: [String] = []
+        for name in ["plain", "q\"uote"] {
+            let own = try BatchSupport.text(try BatchSupport.runFile("rec.jsonl", of: name, under: out))
+            expected += own.split(separator: "\n").map { String($0) }.map { _ in name }
+        }
+        let recordingsOfRows = try merged.map { line -> String in
+            #expect(line.hasPrefix("{\"recording\":"), "\(line)")
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["recording"] as? String ?? ""
+        }
+        #expect(recordingsOfRows == expected)
+    }
+}
