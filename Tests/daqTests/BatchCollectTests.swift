@@ -108,6 +108,50 @@ struct BatchCollectTests {
         #expect(a == b)
     }
 
+    /// A recording whose first run failed after writing rows, and whose second run finished:
+    /// the table takes the finished run's file (batch.json names its run directory), not the
+    /// failed run's left beside it.
+    @Test func collectTakesTheFinishedRunNotAnEarlierFailedOne() throws {
+        let dir = try BatchSupport.scratch("collect-rerun")
+        let recordings = dir.appendingPathComponent("rec")
+        try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+        let file = recordings.appendingPathComponent("a.jsonl")
+        let good = (0..<2000).map { "{\"t\": \($0), \"v\": 1}\n" }.joined()
+        try (good + "{bad\n").write(to: file, atomically: true, encoding: .utf8)
+        let pipeline = dir.appendingPathComponent("copy.yaml")
+        try """
+        name: copy
+        clock: virtual
+        sources:
+          rec: {type: file, path: placeholder.jsonl}
+        sinks:
+          log: {type: logger.csv, inputs: [rec], directory: out}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out")
+        let arguments = [
+            pipeline.path, "--input", recordings.path + "/*.jsonl", "--output", out.path, "--collect", "rec.csv",
+        ]
+        let failed = try BatchSupport.batch(arguments)
+        #expect(failed.status == 1, "\(failed.err)")
+        #expect(failed.err.contains("rec.csv not collected: not every recording finished"), "\(failed.err)")
+        let folder = out.appendingPathComponent("a").path
+        let firstRuns = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != "batch.json" }
+        try #require(firstRuns.count == 1)
+        #expect(
+            FileManager.default.fileExists(atPath: folder + "/" + firstRuns[0] + "/rec.csv"),
+            "the failed run wrote rows")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("rec.csv").path))
+
+        try "{\"t\": 0, \"v\": 7}\n{\"t\": 1, \"v\": 8}\n".write(to: file, atomically: true, encoding: .utf8)
+        let finished = try BatchSupport.batch(arguments)
+        #expect(finished.status == 0, "\(finished.err)")
+        let runs = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != "batch.json" }
+        #expect(runs.count == 2, "\(runs)")
+        let table = try BatchSupport.pythonCSV(out.appendingPathComponent("rec.csv"))
+        let v = try #require(table.first?.firstIndex(of: "v"))
+        #expect(table.dropFirst().filter { $0[0] == "a" && !$0[v].isEmpty }.map { $0[v] } == ["7", "8"], "\(table)")
+    }
+
     /// JSON Lines: every object gets a "recording" key first; quoting and line counts hold.
     @Test func collectJSONLinesAddsTheRecordingKey() throws {
         let dir = try BatchSupport.scratch("collect-jsonl")
