@@ -152,6 +152,30 @@ struct BatchCollectTests {
         #expect(table.dropFirst().filter { $0[0] == "a" && !$0[v].isEmpty }.map { $0[v] } == ["7", "8"], "\(table)")
     }
 
+    /// Usage that cannot give one table is refused before anything runs, and --help says how
+    /// a sharded batch collects.
+    @Test func collectRefusesUsageThatCannotGiveOneTable() throws {
+        let dir = try BatchSupport.scratch("collect-usage")
+        try BatchSupport.writeRecordings(["a"], in: dir)
+        let base = [Self.pipeline, "--input", dir.path + "/*.cwa", "--output", dir.appendingPathComponent("out").path]
+        let cases: [([String], String)] = [
+            (["--collect", "features.json"], "--collect reads CSV (.csv) or JSON Lines (.jsonl) files"),
+            (["--collect", "a/features.csv"], "--collect expects a file name such as daily.csv, not a path"),
+            (["--collect-only"], "--collect-only needs --collect NAME"),
+            (["--collect", "features.csv", "--shard", "1/2"], "run the batch with --collect-only and without --shard"),
+        ]
+        for (extra, message) in cases {
+            let r = try BatchSupport.batch(base + extra)
+            #expect(r.status == 64, "\(extra): \(r.err)")
+            #expect(r.err.contains(message), "\(extra): \(r.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path), "nothing ran")
+        let help = try DAQBinary.run(["batch", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        #expect(help.contains("--collect-only and without --shard runs nothing and collects"), "\(help)")
+        #expect(help.contains("A shard that gets none of the inputs has nothing to do and exits 0."), "\(help)")
+    }
+
     /// JSON Lines: every object gets a "recording" key first; quoting and line counts hold.
     @Test func collectJSONLinesAddsTheRecordingKey() throws {
         let dir = try BatchSupport.scratch("collect-jsonl")
