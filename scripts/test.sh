@@ -41,6 +41,12 @@ fi
 # The MQTT tests start a real Mosquitto broker on a loopback port of their own.
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || { apt-get update && apt-get install -y mosquitto mosquitto-clients; }
 
+# The Slurm test runs `daq batch --shard` as a job array on a real single-node cluster on
+# localhost: slurm-local.sh installs Debian's slurm-wlm and munge if missing and starts the
+# daemons (the test starts it too; a second start does nothing). Stopped when this script ends.
+./scripts/slurm-local.sh start
+trap './scripts/slurm-local.sh stop >/dev/null 2>&1 || true' EXIT
+
 # One formatting for every file, as .swift-format at the root says: `swift format -i -r` fixes it.
 swift format lint --strict --configuration .swift-format -r Sources Plugins Tests Benchmarks Fuzz Examples Package.swift
 

@@ -26,6 +26,16 @@ extension DAQCommand {
                 array jobs of a cluster scheduler split the work without overlap:
                   #SBATCH --array=1-8
                   daq batch features.yaml --input 'data/*.csv' --output out --shard $SLURM_ARRAY_TASK_ID/8
+                A shard that gets none of the inputs has nothing to do and exits 0.
+
+                --collect NAME merges the file called NAME that every recording's run wrote (a CSV \
+                file with a header row, or JSON Lines) into one table, OUTPUT/NAME, with a \
+                `recording` column first: rows in the order of the recordings' names, the header \
+                once; CSV headers that differ are an error naming the file and column. It runs after \
+                the batch, and only when every recording finished. A sharded batch collects in a last \
+                step, once every array task has finished: the same command with --collect-only and \
+                without --shard runs nothing and collects, or lists the recordings that did not finish:
+                  daq batch features.yaml --input 'data/*.csv' --output out --collect features.csv --collect-only
                 """)
 
         @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
@@ -52,10 +62,30 @@ extension DAQCommand {
         @Option(help: "The progress bar: auto (on a terminal), always or never.")
         var progress: StatusMode = .auto
 
+        @Option(
+            help: ArgumentHelp(
+                "After the batch, merge each recording's file of this name (.csv or .jsonl) into OUTPUT/NAME.",
+                valueName: "name"))
+        var collect: String?
+
+        @Flag(help: "Run nothing; only --collect (the last step of a sharded batch).")
+        var collectOnly = false
+
         func validate() throws {
             if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
             if let shard, BatchPlan.parseShard(shard) == nil {
                 throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, e.g. 3/8; found '\(shard)'")
+            }
+            if collectOnly && collect == nil { throw ValidationError("--collect-only needs --collect NAME") }
+            if collect != nil && shard != nil {
+                throw ValidationError(
+                    "--collect needs every recording: after all shards finished, run the batch with --collect-only and without --shard"
+                )
+            }
+            if let collect {
+                do { _ = try BatchCollector(name: collect, output: output) } catch {
+                    throw ValidationError("\(error)")
+                }
             }
         }
 
@@ -76,14 +106,25 @@ extension DAQCommand {
                 printError("daq: \(error)")
                 throw ExitStatus.invalidConfiguration
             }
-            if let shard, let (k, n) = BatchPlan.parseShard(shard) { plan.keepShard(k, of: n) }
             if plan.items.isEmpty {
-                printError(
-                    "daq: no recordings to run (the inputs matched nothing\(shard == nil ? "" : " in this shard"))")
+                printError("daq: no recordings to run (the inputs matched nothing)")
                 throw ExitStatus.invalidConfiguration
+            }
+            if let shard, let (k, n) = BatchPlan.parseShard(shard) {
+                let all = plan.items.count
+                plan.keepShard(k, of: n)
+                if plan.items.isEmpty {
+                    // Not an error: with few inputs some array tasks of a cluster get none.
+                    printError("daq: shard \(shard) has none of the \(all) recordings; nothing to do")
+                    return
+                }
             }
             let runner = BatchRunner(
                 plan: plan, registry: registry, overrides: overrides, pipeline: pipeline, jobs: jobs)
+            if collectOnly {
+                try collectTable(plan: plan, runner: runner)
+                return
+            }
             let bar = ProgressBar(runner: runner, enabled: progress.enabled)
             let signals = BatchSignals(runner: runner)
             let results = runner.runAll()
@@ -94,7 +135,27 @@ extension DAQCommand {
                 printError("daq: batch interrupted; run the same command again to run what did not finish")
                 throw ExitStatus.cancelled
             }
-            if results.contains(where: { $0.status == .failed }) { throw ExitStatus.runtimeFailure }
+            if results.contains(where: { $0.status == .failed }) {
+                if let collect { printError("daq: \(collect) not collected: not every recording finished") }
+                throw ExitStatus.runtimeFailure
+            }
+            if collect != nil { try collectTable(plan: plan, runner: runner) }
+        }
+
+        /// Writes OUTPUT/NAME from every recording's file, or says which recordings stand in the way.
+        private func collectTable(plan: BatchPlan, runner: BatchRunner) throws {
+            guard let collect else { return }
+            do {
+                let collector = try BatchCollector(name: collect, output: output)
+                let files = try collector.gather(plan.items, configHash: runner.configHash(of:))
+                let rows = try collector.merge(files)
+                printError(
+                    "daq: collected \(rows) rows of \(collect) from \(files.count) recordings into \(collector.destination)"
+                )
+            } catch {
+                printError("daq: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
         }
     }
 }

@@ -103,6 +103,13 @@ final class BatchRunner: Sendable {
         return state.withLock { $0.results }.sorted { order[$0.input]! < order[$1.input]! }
     }
 
+    /// The configuration hash of `item`'s run, as its `batch.json` records it.
+    func configHash(of item: BatchPlan.Item) throws -> String {
+        try PipelineLoader(registry: registry, overrides: overrides + item.overrides, contentHash: .sha256).load(
+            file: pipeline
+        ).configHash
+    }
+
     private func run(_ item: BatchPlan.Item) -> BatchResult {
         let start = Date()
         let spec: PipelineSpec
@@ -122,6 +129,7 @@ final class BatchRunner: Sendable {
         // A stale record must not survive a failed re-run.
         try? FileManager.default.removeItem(atPath: recordPath)
         var result: BatchResult
+        var directories: [String] = []
         do {
             let run = try PipelineRun(spec: spec, options: RunOptions(contentHash: .sha256))
             try run.start()
@@ -142,6 +150,7 @@ final class BatchRunner: Sendable {
                     input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .interrupted,
                     error: nil)
             }
+            directories = run.recorder.directories.map { Self.relative($0, to: item.directory) }
             let samples = outcome.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
             result = BatchResult(
                 input: item.input, samples: samples, seconds: Date().timeIntervalSince(start),
@@ -154,9 +163,16 @@ final class BatchRunner: Sendable {
         }
         BatchRecord(
             input: item.input, configSHA256: spec.configHash, status: result.status.rawValue, samples: result.samples,
-            seconds: result.seconds, error: result.error
+            seconds: result.seconds, error: result.error, directories: directories
         ).write(recordPath)
         return result
+    }
+
+    /// `path` relative to `base` when it lies inside it, else as it is.
+    static func relative(_ path: String, to base: String) -> String {
+        let p = (path as NSString).standardizingPath
+        let b = (base as NSString).standardizingPath
+        return p.hasPrefix(b + "/") ? String(p.dropFirst(b.count + 1)) : p
     }
 
     /// Removes what an interrupted run wrote: its run directories, and the recording's folder
@@ -178,6 +194,10 @@ struct BatchRecord: Codable {
     var samples: Int
     var seconds: Double
     var error: String?
+    /// The run directories the run wrote, relative to the recording's folder, so that
+    /// `--collect` finds the finished run's files among those of earlier failed runs. Absent
+    /// in records of an older `daq`.
+    var directories: [String]?
 
     static func read(_ path: String) -> BatchRecord? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
