@@ -64,4 +64,31 @@ import Testing
                 try Self.table(file, clock: clock, batchSize: size) == reference, "\(clock) clock, batches of \(size)")
         }
     }
+
+    /// Without `time_zone`, the days are the recording's: a GENEActiv file from a device clock at
+    /// GMT +05:30 gives window starts at +05:30 (a 1 min window, so a short file has one).
+    @Test func theDaysAreTheRecordingsWithoutATimeZone() throws {
+        var w = GENEActivWriter()
+        w.timeZone = "GMT +05:30"
+        let path = tempDirectory() + "/zoned.bin"
+        try w.write(to: path, pages: 4) { i in .init(x: 0, y: 0, z: 255 + i % 3) }
+        func start(_ extra: String) throws -> String? {
+            let out = tempDirectory() + "/daily.csv"
+            let yaml = """
+                name: zoned
+                clock: virtual
+                sources:
+                  accel: {type: motion.replay, path: "\(path)"}
+                transforms:
+                  epochs: {type: motion.enmo, inputs: [accel], epoch: 1m}
+                sinks:
+                  daily: {type: summary.daily, inputs: [epochs], path: "\(out)", window: 1m\(extra)}
+                """
+            let outcome = try PipelineHarness.run(yaml: yaml, plugins: MotionPlugins.all)
+            #expect(outcome.result.state == .finished)
+            return try DailyTableText(csv: out).rows.first?["m5_start"]
+        }
+        #expect(try start("")?.hasSuffix("+05:30") == true)
+        #expect(try start(", time_zone: UTC")?.hasSuffix("+00:00") == true, "time_zone overrides it")
+    }
 }
