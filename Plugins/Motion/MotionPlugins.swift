@@ -1,7 +1,7 @@
 import DAQCore
 
 /// The plugins of the Motion family: accelerometer (and other IMU) recording replay and
-/// motion transforms.
+/// motion transforms; the daily activity summary.
 public enum MotionPlugins {
     /// Every Motion plugin.
     public static let all: [PluginDescriptor] = [
@@ -13,5 +13,6 @@ public enum MotionPlugins {
         .transform(EnmoTransform.self, module: "Motion"),
         .transform(MadTransform.self, module: "Motion"),
         .transform(AnglezTransform.self, module: "Motion"),
+        .sink(DailySummarySink.self, module: "Motion"),
     ]
 }

@@ -19,6 +19,12 @@ extension DAQCommand {
                 time with the steps shaded; a recording that spans days is drawn one row per day \
                 of the device clock, midnight to midnight.
 
+                An epoch table (a CSV of motion.enmo or motion.mad epochs, with enmo_mg or mad_mg \
+                and timestamp or timestampDate) is described by its epochs, non-wear and days, \
+                and --plot draws the metric one row per day, midnight to midnight, with non-wear \
+                (wear under 0.5) shaded. Rows are placed by timestampDate's own offset, else by \
+                timestamp (seconds since 1970) on --time-zone's clock.
+
                 Given a run directory (one with a manifest.json) it reports how the run ended, \
                 and "interrupted" for a run that was killed: its manifest still says running \
                 and no daq process holds it ('daq repair DIR' closes its files and marks it).
@@ -33,8 +39,12 @@ extension DAQCommand {
         @Option(help: "Times unit when detection would guess wrong: s, ms, us, ns or datetime.")
         var timeUnit: String?
 
+        @Option(help: "Zone whose days an epoch table's plot rows are, for times without an offset (default UTC).")
+        var timeZone: String?
+
         func run() throws {
             if RunRecord.isRunDirectory(recording) { return try inspectRun(recording) }
+            if let metric = EpochTable.metric(inHeaderOf: recording) { return try inspectEpochs(metric: metric) }
             var config = "path: \(BatchPlan.quoted(recording))\non_bad_row: skip"
             if let timeUnit { config += "\ntime_unit: \(timeUnit)" }
             let report: RecordingReport
@@ -54,6 +64,30 @@ extension DAQCommand {
                     printError("daq: cannot write \(plot): \(error.localizedDescription)")
                     throw ExitStatus.runtimeFailure
                 }
+            }
+        }
+
+        /// Describes an epoch table and plots it one row per day.
+        private func inspectEpochs(metric: String) throws {
+            guard let zone = ISODate.zone(timeZone ?? "UTC") else {
+                throw ValidationError(
+                    "--time-zone: unknown zone '\(timeZone ?? "")' (an IANA name such as Europe/London, or ±hh:mm)")
+            }
+            let table: EpochTable
+            do {
+                table = try EpochTable(path: recording, metric: metric, zone: zone)
+            } catch {
+                printError("daq: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+            print(table.text)
+            guard let plot else { return }
+            do {
+                try table.svg().write(toFile: plot, atomically: true, encoding: .utf8)
+                print("plot: \(plot)")
+            } catch {
+                printError("daq: cannot write \(plot): \(error.localizedDescription)")
+                throw ExitStatus.runtimeFailure
             }
         }
     }

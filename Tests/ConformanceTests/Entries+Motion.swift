@@ -41,6 +41,23 @@ extension ConformanceTable {
                 ConformanceSpec(
                     config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
             },
+            Entry(.sink, "summary.daily") {
+                ConformanceSpec(
+                    config: "path: ${CONFORMANCE_DIR}/daily.csv", input: Fixtures.epochs, drain: .consumed,
+                    failure: FailureCase(
+                        input: [Sample(timestamp: 1_700_000_000, uptime: 0, fields: ["mad_mg": 3])], report: .fatal,
+                        messageContains: "no finite number in 'enmo_mg'"),
+                    hugeCount: 250_000,
+                    checkOutput: { outcome in
+                        // Every epoch fed is counted in one day's row.
+                        let text =
+                            (try? String(contentsOfFile: outcome.directory + "/daily.csv", encoding: .utf8)) ?? ""
+                        let rows = text.split(separator: "\n").dropFirst()
+                        let epochs = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] }
+                            .compactMap { Int($0) }.reduce(0, +)
+                        return epochs == outcome.fed ? nil : "the rows count \(epochs) epochs, \(outcome.fed) were fed"
+                    })
+            },
         ]
     }
 
@@ -75,6 +92,15 @@ extension ConformanceTable {
 }
 
 extension Fixtures {
+    /// `count` 5 s epochs as motion.enmo emits them, from a UTC midnight: `enmo_mg`, `wear`.
+    static func epochs(_ count: Int) -> [Sample] {
+        (0..<count).map { i -> Sample in
+            let wear: Double = i % 97 < 80 ? 1 : 0
+            let fields: Fields = ["enmo_mg": .double(Double(i % 500)), "samples": .int(500), "wear": .double(wear)]
+            return Sample(timestamp: 1_699_920_000 + Double(i * 5), uptime: Double(i) / 100, fields: fields)
+        }
+    }
+
     /// Data rows a sample logger wrote under `directory` in its `.ext` files: items with a
     /// `seq` for JSON, rows after the header that are not markers for CSV.
     static func dataRows(in directory: String, ext: String) -> Int {
