@@ -31,7 +31,9 @@ private final class NumbersSource: SourcePlugin {
 /// `type: plus_sum` — adds to every `v` the sum of all `v` of its input: it must see the whole
 /// input first.
 private final class PlusSumTransform: TransformPlugin, TwoPassTransform {
-    struct Configuration: PluginConfiguration {}
+    struct Configuration: PluginConfiguration {
+        @Setting("when set, the sum goes into the manifest of a run directory under it") var directory = ""
+    }
     static let typeName = "plus_sum"
     static let summary = "test two-pass transform"
     private enum State {
@@ -40,7 +42,13 @@ private final class PlusSumTransform: TransformPlugin, TwoPassTransform {
         case adding(Double)
     }
     private var state = State.waiting
-    init(configuration: Configuration, context: PluginContext) throws {}
+    private let directory: String
+    init(configuration: Configuration, context: PluginContext) throws { directory = configuration.directory }
+    func start(context: StageContext) throws {
+        guard case .adding(let s) = state, !directory.isEmpty else { return }
+        _ = try context.runDirectory(under: directory)
+        context.recordResult(["sum": .double(s)])
+    }
     var needsFirstPass: Bool {
         if case .waiting = state { return true }
         return false
@@ -95,6 +103,31 @@ private final class PlusSumTransform: TransformPlugin, TwoPassTransform {
         #expect(outcome.data("side").count == 5)
         let starts = NumbersSource.starts.withLock { ($0["\(label)-a"], $0["\(label)-b"]) }
         #expect(starts.0 == 2 && starts.1 == 1, "a is read in the first pass and the run; b only in the run")
+    }
+
+    @Test func aTransformsResultGoesIntoTheManifest() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("daq-firstpass-\(UUID().uuidString)")
+            .path
+        _ = try Self.run(
+            """
+            name: summed
+            clock: virtual
+            sources:
+              a: {type: numbers, count: 100}
+            transforms:
+              add: {type: plus_sum, inputs: [a], directory: "\(base)"}
+            sinks:
+              out: {type: collect, inputs: [add]}
+            """)
+        let dir = try #require(try FileManager.default.contentsOfDirectory(atPath: base).first)
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(base)/\(dir)/manifest.json"))
+        guard case .object(let manifest) = try JSONParser.parse([UInt8](data)),
+            case .object(let results)? = manifest["results"], case .object(let add)? = results["add"]
+        else {
+            Issue.record("no results.add in the manifest")
+            return
+        }
+        #expect(add["sum"]?.doubleValue == 5050)
     }
 
     @Test func aChainedTransformsFirstPassSeesTheEarlierOnesOutput() throws {
