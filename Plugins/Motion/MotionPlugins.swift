@@ -13,5 +13,6 @@ public enum MotionPlugins {
         .transform(EnmoTransform.self, module: "Motion"),
         .transform(MadTransform.self, module: "Motion"),
         .transform(AnglezTransform.self, module: "Motion"),
+        .transform(CalibrateTransform.self, module: "Motion"),
     ]
 }
