@@ -142,7 +142,8 @@ import Testing
                 let text = "\(error)"
                 #expect(
                     text.contains("transforms.cal") && text.contains("clock: virtual")
-                        && text.contains("calibration: {from: OUT/<run>/manifest.json}") && text.contains(clock),
+                        && text.contains("calibration: {from: OUT/<run>/manifest.json}") && text.contains(clock)
+                        && text.contains("test.yaml:7:"),
                     "\(text)")
             }
         }

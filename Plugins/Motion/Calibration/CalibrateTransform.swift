@@ -45,11 +45,10 @@ public final class CalibrateTransform: TransformPlugin, TwoPassTransform {
             let file = context.resolve(path)
             state = .fitted(try CalibrationFit.load(path: file, component: context.componentName), origin: file)
         case .auto:
+            // The validator refuses this already (ClockDependentConfiguration); a plugin built
+            // without it, in a harness, is refused here.
             guard context.clock == .virtual else {
-                throw DAQError(
-                    .invalidConfiguration,
-                    "calibration: auto fits the recording in a first pass over it, which only the virtual clock makes, and this run's clock is \(context.clock.rawValue). Run it once with clock: virtual and give that run's fit with calibration: {from: OUT/<run>/manifest.json}, or give calibration: {offset: [x, y, z], gain: [x, y, z]}"
-                )
+                throw DAQError(.invalidConfiguration, "calibration: " + Configuration.autoNeedsVirtual(context.clock))
             }
             state = .awaitingFit
         }

@@ -1,7 +1,7 @@
 import DAQCore
 
 /// The keys of `motion.calibrate`.
-public struct CalibrationConfiguration: PluginConfiguration {
+public struct CalibrationConfiguration: ClockDependentConfiguration {
     @Setting(
         "auto fits offset and gain against gravity in a first pass over the recording (virtual clock only); off passes samples unchanged; {offset: [x, y, z], gain: [x, y, z]} (optionally temperature: [x, y, z] g/°C and reference: °C) applies those; {from: path} reuses the fit a run recorded in its manifest.json, or a JSON file with offset and gain."
     )
@@ -38,5 +38,16 @@ public struct CalibrationConfiguration: PluginConfiguration {
         for (name, setting) in [(x, $x), (y, $y), (z, $z)] where name.isEmpty {
             throw setting.issue("must name a field")
         }
+    }
+
+    public func validate(clock: ClockMode) throws {
+        if case .auto = calibration, clock != .virtual {
+            throw $calibration.issue(Self.autoNeedsVirtual(clock))
+        }
+    }
+
+    /// Why `auto` cannot run on `clock`, and what to do instead.
+    static func autoNeedsVirtual(_ clock: ClockMode) -> String {
+        "auto fits the recording in a first pass over it, which only the virtual clock makes, and this run's clock is \(clock.rawValue). Run it once with clock: virtual and give that run's fit with calibration: {from: OUT/<run>/manifest.json}, or give calibration: {offset: [x, y, z], gain: [x, y, z]}"
     }
 }
