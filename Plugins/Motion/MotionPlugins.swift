@@ -13,6 +13,7 @@ public enum MotionPlugins {
         .transform(EnmoTransform.self, module: "Motion"),
         .transform(MadTransform.self, module: "Motion"),
         .transform(AnglezTransform.self, module: "Motion"),
+        .transform(CalibrateTransform.self, module: "Motion"),
         .sink(DailySummarySink.self, module: "Motion"),
     ]
 }
