@@ -29,6 +29,10 @@ extension ConformanceTable {
                 ConformanceSpec(
                     config: "rate: 50", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
             },
+            Entry(.transform, "motion.nonwear") {
+                // Fixtures.motion moves all the time: every sample passes on, flagged worn.
+                ConformanceSpec(input: Fixtures.motion, reasons: [.errorsAreEvents: total])
+            },
             Entry(.transform, "motion.enmo") {
                 ConformanceSpec(
                     config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
