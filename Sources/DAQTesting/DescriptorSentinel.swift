@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 import Synchronization
 
@@ -24,7 +25,7 @@ public enum DescriptorSentinel {
     public static func watch(_ body: () throws -> Void) rethrows -> [String] {
         let harmed = Findings()
         let done = DispatchSemaphore(value: 0)
-        Thread {
+        let churn = Thread {
             var held: [Held] = []
             while !harmed.stopped {
                 var fds: [Int32] = [-1, -1]
@@ -37,7 +38,8 @@ public enum DescriptorSentinel {
             check(&held, harmed)
             for h in held { h.close(into: harmed) }
             done.signal()
-        }.start()
+        }
+        SignalMask.startingThread { churn.start() }
         do {
             try body()
         } catch {

@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 import Synchronization
 
@@ -52,7 +53,7 @@ public final class ServiceProcess: @unchecked Sendable {
         let service = ServiceProcess(process: p)
         try p.run()
         let reader = Thread { service.read(out.fileHandleForReading) }
-        reader.start()
+        SignalMask.startingThread { reader.start() }
         let errorReader = Thread {
             while case let data = err.fileHandleForReading.availableData, !data.isEmpty {
                 service.errors.withLock { $0.append(data) }
@@ -61,7 +62,7 @@ public final class ServiceProcess: @unchecked Sendable {
                 service.condition.unlock()
             }
         }
-        errorReader.start()
+        SignalMask.startingThread { errorReader.start() }
         return service
     }
 

@@ -41,7 +41,7 @@ final class ControlServer: @unchecked Sendable {
         hub = TapHub(run: run)
         let t = Thread { [self] in acceptLoop() }
         t.name = "daq.control"
-        t.start()
+        SignalMask.startingThread { t.start() }
     }
 
     /// Links `control.sock` in every run directory created so far to the socket.
@@ -77,7 +77,7 @@ final class ControlServer: @unchecked Sendable {
                 close(client)
             }
             t.name = "daq.control.client"
-            t.start()
+            SignalMask.startingThread { t.start() }
         }
     }
 
@@ -148,7 +148,7 @@ final class ControlServer: @unchecked Sendable {
             subscriber.close()
             watched.signal()
         }
-        watcher.start()
+        SignalMask.startingThread { watcher.start() }
         subscriber.serve(fd: client)
         // Wake the watcher and wait for it, so the descriptor is not closed (and reused) under it.
         shutdown(client, Int32(SHUT_RDWR))

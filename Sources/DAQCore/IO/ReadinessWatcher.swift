@@ -33,7 +33,7 @@ public final class ReadinessWatcher: @unchecked Sendable {
         let t = Thread { [self] in loop() }
         t.name = "daq.readiness.\(descriptor)"
         thread = t
-        t.start()
+        SignalMask.startingThread { t.start() }
     }
 
     /// The reader has read until `EAGAIN` (or the end): poll again.

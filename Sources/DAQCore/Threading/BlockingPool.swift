@@ -46,7 +46,7 @@ final class BlockingPool: Sendable {
         if spawn {
             let thread = Thread { [self] in work() }
             thread.name = "daq.blocking"
-            thread.start()
+            SignalMask.startingThread { thread.start() }
         }
         queued.signal()
     }

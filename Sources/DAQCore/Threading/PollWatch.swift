@@ -53,7 +53,7 @@ final class PollWatch: @unchecked Sendable {
             loop(stopRead: stopRead, isCancelled: isCancelled)
         }
         t.name = "daq.watch.\(descriptor)"
-        t.start()
+        SignalMask.startingThread { t.start() }
     }
 
     /// Ends the watch: the thread leaves its poll and closes what it should. Never waits.

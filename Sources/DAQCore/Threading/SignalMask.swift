@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The threads DAQCore makes take no asynchronous signals, as libdispatch's own do not.
+///
+/// A process-directed signal goes to any one thread that does not block it. Signals that
+/// libdispatch or Foundation watch (SIGCHLD for `Process`, SIGTERM and SIGINT for `daq run`'s
+/// trap) are waited for through a descriptor that only sees them while every thread blocks them;
+/// a thread of ours that left them open would take and discard one now and then, so a child's
+/// exit went unnoticed (`Process.waitUntilExit` hung) or a SIGTERM was lost.
+package enum SignalMask {
+    /// Runs `body`, which starts a thread, with every signal blocked, so the new thread starts
+    /// (and stays) with all of them blocked; the caller's mask is restored after.
+    package static func startingThread(_ body: () -> Void) {
+        var all = sigset_t()
+        var old = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        body()
+    }
+}
