@@ -14,5 +14,6 @@ public enum MotionPlugins {
         .transform(MadTransform.self, module: "Motion"),
         .transform(AnglezTransform.self, module: "Motion"),
         .sink(DailySummarySink.self, module: "Motion"),
+        .transform(CalibrateTransform.self, module: "Motion"),
     ]
 }

@@ -29,6 +29,12 @@ extension ConformanceTable {
                 ConformanceSpec(
                     config: "rate: 50", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
             },
+            Entry(.transform, "motion.calibrate") {
+                // Given coefficients: the conformance checks drive the stage without a first pass.
+                ConformanceSpec(
+                    config: "calibration: {offset: [0.01, -0.01, 0], gain: [1.01, 0.99, 1]}", input: Fixtures.motion,
+                    reasons: [.errorsAreEvents: total])
+            },
             Entry(.transform, "motion.enmo") {
                 ConformanceSpec(
                     config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])

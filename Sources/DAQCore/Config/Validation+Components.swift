@@ -120,6 +120,9 @@ extension Validation {
             let configNode = Node.mapping(Node.Mapping(remaining, Tag(.map), .block, value.mark))
             do {
                 let configuration = try plugin.decodeConfiguration(configNode)
+                if let dependent = configuration as? any ClockDependentConfiguration {
+                    try dependent.validate(clock: clock)
+                }
                 if !failed {
                     entry.spec = ComponentSpec(
                         name: name, kind: kind, plugin: plugin, inputs: entry.inputs.map(\.name),

@@ -5,6 +5,8 @@ struct Validation {
     var file: String
     var registry: PluginRegistry
     var diagnostics: [Diagnostic] = []
+    /// The pipeline's clock, for ``ClockDependentConfiguration``s; known before components are read.
+    var clock = ClockMode.realtime
     /// Key paths set by `--set`, named in messages since they have no line in the file.
     var overridden: Set<String> = []
 
@@ -86,6 +88,7 @@ struct Validation {
         }
         let steps = validateSteps(root.pair("steps"))
         let metrics = validateMetrics(root.pair("metrics"))
+        self.clock = clock
         let components = validateComponents(root)
         validateGraph(components)
         return PipelineSpec(

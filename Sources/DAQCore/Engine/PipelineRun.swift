@@ -92,12 +92,20 @@ public final class PipelineRun: Sendable {
         roster.withLock { $0.stages = built }
     }
 
-    /// Starts sinks, then transforms, then sources.
+    /// Starts sinks, then transforms, then sources; on the virtual clock, first runs the first
+    /// pass of every ``TwoPassTransform`` that needs one.
     /// - Throws: ``PipelineStartError`` when a plugin cannot start (a file cannot be opened);
     ///   stages already started are closed again.
     public func start() throws {
         if case .illegal = transition({ $0.start() }, reportIllegal: false) {
             throw DAQError(.startFailed, "the run was started already; a run starts once (make a new PipelineRun)")
+        }
+        do {
+            try runFirstPasses()
+        } catch {
+            transition { $0.startFailed(error.daqError, at: Date().timeIntervalSince1970) }
+            recordEnd()
+            throw error
         }
         var started: [StageRuntime] = []
         for kind in [PluginKind.sink, .transform, .source] {

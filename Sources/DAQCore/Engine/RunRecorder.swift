@@ -43,6 +43,8 @@ public final class RunRecorder: Sendable {
         /// What sources found about their inputs (device files), keyed by component and path.
         var inputs: [String: Fields] = [:]
         var inputOrder: [String] = []
+        /// What transforms found out about the run's data (a calibration fit), by component.
+        var results = Fields()
         /// The lock held on each run directory until the final manifest is written.
         var locks: [String: RunDirectoryLock] = [:]
         var problems: [String] = []
@@ -147,6 +149,13 @@ public final class RunRecorder: Sendable {
         }
     }
 
+    /// Records (or replaces) what component `component` found out about the run's data, such as
+    /// a calibration fit: the manifest's `results` object holds it under the component's name,
+    /// so a later run can read it back.
+    public func recordResult(component: String, _ fields: Fields) {
+        state.withLock { $0.results[component] = .object(fields) }
+    }
+
     /// The zone of the device clock the run's inputs were recorded on, when those that name one
     /// agree: what loggers write dates in.
     public var inputTimeZone: String? {
@@ -189,8 +198,8 @@ public final class RunRecorder: Sendable {
     private func writeManifest(
         in dir: String, status: String, stages: [StageStatistics], endDate: Double?, failure: String?, padded: Bool
     ) throws(RecordFile.Failure) {
-        let (files, notes, inputs) = state.withLock { s in
-            (s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] })
+        let (files, notes, inputs, results) = state.withLock { s in
+            (s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] }, s.results)
         }
         var m = Fields()
         m["pipeline"] = .string(pipelineName)
@@ -234,6 +243,7 @@ public final class RunRecorder: Sendable {
                 ])
             })
         if !inputs.isEmpty { m["inputs"] = .array(inputs.map(Value.object)) }
+        if results.count > 0 { m["results"] = .object(results) }
         m["notes"] = .array(notes.map(Value.string))
         var bytes: [UInt8] = []
         JSONEncoding.append(.object(m), to: &bytes)

@@ -143,6 +143,12 @@ public final class StageContext: Sendable {
         stage?.pipeline?.recorder.recordInput(component: name, fields)
     }
 
+    /// Records what this stage found out about the run's data (a calibration fit) in the run
+    /// manifest's `results`, under the component's name; call again to replace it.
+    public func recordResult(_ fields: Fields) {
+        stage?.pipeline?.recorder.recordResult(component: name, fields)
+    }
+
     /// The zone of the device clock the run's recordings were made on (``recordInput(_:)`` by
     /// their sources), when they agree; `nil` for a run that reads none.
     public var recordingTimeZone: TimeZone? {
