@@ -10,6 +10,7 @@ public enum MotionPlugins {
         .transform(LowpassTransform.self, module: "Motion"),
         .transform(HighpassTransform.self, module: "Motion"),
         .transform(ResampleTransform.self, module: "Motion"),
+        .transform(NonwearTransform.self, module: "Motion"),
         .transform(EnmoTransform.self, module: "Motion"),
         .transform(MadTransform.self, module: "Motion"),
         .transform(AnglezTransform.self, module: "Motion"),

@@ -35,6 +35,10 @@ extension ConformanceTable {
                     config: "calibration: {offset: [0.01, -0.01, 0], gain: [1.01, 0.99, 1]}", input: Fixtures.motion,
                     reasons: [.errorsAreEvents: total])
             },
+            Entry(.transform, "motion.nonwear") {
+                // Fixtures.motion moves all the time: every sample passes on, flagged worn.
+                ConformanceSpec(input: Fixtures.motion, reasons: [.errorsAreEvents: total])
+            },
             Entry(.transform, "motion.enmo") {
                 ConformanceSpec(
                     config: "epoch: 5s", input: Fixtures.motion, drain: .flushed, reasons: [.errorsAreEvents: total])
