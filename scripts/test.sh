@@ -29,6 +29,8 @@ fi
 # against biip's GS1 reader; schemathesis checks the Info Manager reference server against
 # docs/infomanager-openapi.yaml. Epoch ENMO, MAD and anglez are cross-checked against
 # scikit-digital-health's metrics and against actipy's reading of a .cwa (actipy needs Java).
+# motion.calibrate's fit is cross-checked against actipy's calibrate_gravity and skdh's
+# CalibrateAccelerometer (GGIR's method, fed by actfast).
 command -v java >/dev/null || { apt-get update && apt-get install -y default-jre-headless; }
 if ! python3 -c 'import actfast, pygt3x, biip, schemathesis, skdh, actipy' >/dev/null 2>&1; then
     python3 -m pip --version >/dev/null 2>&1 || { apt-get update && apt-get install -y python3-pip; }

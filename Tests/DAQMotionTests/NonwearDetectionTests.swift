@@ -63,6 +63,20 @@ import Testing
         }
     }
 
+    /// motion.enmo's epochs read the flags: an epoch in a span has wear 0, one outside it 1.
+    @Test func epochsDownstreamCountTheFlagsAsWear() throws {
+        // From 22:00 UTC, so the quarter hours of the epochs are the steps.
+        let wrist = Wrist(still: [3_000..<9_000], rate: 2)
+        let flagged = try nonwear("{}", wrist.samples(from: 1_699_999_200, seconds: 4 * 3_600))
+        let epochs = try TransformHarness(EnmoTransform.self, config: "epoch: 15m")
+        let out = try epochs.push(flagged.filter { $0.kind == .data }) + epochs.finish()
+        try #require(out.count == 16)
+        // The span is [1:00, 2:30): the fifth to tenth quarter hours.
+        #expect(
+            out.map { $0.number("wear") } == Array(repeating: 1, count: 4) + Array(repeating: 0, count: 6)
+                + Array(repeating: 1, count: 6))
+    }
+
     /// A sleeping wrist: z lies still, x and y drift by tens of mg (SD over 13 mg, range under
     /// 150 mg). One still axis is not enough, so it is worn; with `axes: 1` it is not.
     @Test func aSleepingWristIsWornUnlessOneStillAxisSuffices() throws {
