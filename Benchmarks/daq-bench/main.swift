@@ -8,6 +8,7 @@
 //   swift run -c release daq-bench gt3x-read [HOURS] [--packed]
 //   swift run -c release daq-bench geneactiv-read [HOURS]
 //   swift run -c release daq-bench cwa-read [HOURS] [--unpacked]
+//   swift run -c release daq-bench activity-cwa PATH [DAYS] [RATE]
 //
 // replay-timing replays a recording at speed 1 on the replay clock and, in a sink, compares
 // each sample's arrival with its schedule (run start + uptime): the lateness a live consumer
@@ -99,9 +100,18 @@ case "cwa-read":
     try cwaRead(hours: rest.first.flatMap { Double($0) } ?? 24, packed: !args.contains("--unpacked"))
 case "geneactiv-read":
     try geneactivRead(hours: args.dropFirst().first.flatMap { Double($0) } ?? 24)
+case "activity-cwa":
+    let rest = Array(args.dropFirst())
+    guard let path = rest.first else {
+        print("usage: daq-bench activity-cwa PATH [DAYS] [RATE]")
+        exit(64)
+    }
+    try activityFile(
+        path: path, days: rest.count > 1 ? Double(rest[1]) ?? 7 : 7, rate: rest.count > 2 ? Double(rest[2]) ?? 100 : 100
+    )
 default:
     print(
-        "usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES] | gt3x-read [HOURS] [--packed] | cwa-read [HOURS] [--unpacked] | geneactiv-read [HOURS]"
+        "usage: daq-bench replay-timing [RECORDING] [SECONDS] | ble-decode [CAPTURE] [REPORTS] | batch-fill [ROWS] [--typed] | resolve [IDS] [HITS] | mqtt [MESSAGES] | gt3x-read [HOURS] [--packed] | cwa-read [HOURS] [--unpacked] | geneactiv-read [HOURS] | activity-cwa PATH [DAYS] [RATE]"
     )
     exit(64)
 }

@@ -6,7 +6,7 @@ import Testing
 /// A cluster that cannot start fails the test with the daemons' logs, it is not skipped.
 @Suite("daq batch on Slurm")
 struct SlurmBatchTests {
-    static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/batch-features.yaml").path
+    static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/activity-summary.yaml").path
     static let sbatchFile = DAQBinary.repository.appendingPathComponent("scripts/slurm/batch-array.sbatch").path
 
     @Test func aJobArrayProcessesEveryRecordingOnceAndCollectsTheSingleMachineTable() throws {
@@ -56,25 +56,24 @@ struct SlurmBatchTests {
                     with: Data(contentsOf: folder.appendingPathComponent("batch.json"))) as? [String: Any]
             #expect(record?["status"] as? String == "finished", "\(name): \(record ?? [:])")
             let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            #expect(entries.filter { $0 != "batch.json" }.count == 1, "\(name): \(entries)")
+            // Beside the run directory: the batch record and the daily table (a sink `path`).
+            #expect(entries.filter { !["batch.json", "daily.csv"].contains($0) }.count == 1, "\(name): \(entries)")
         }
 
         // The last step, then the same inputs on one machine.
         let collected = try BatchSupport.batch([
-            Self.pipeline, "--input", input, "--output", cluster.path, "--collect", "features.csv", "--collect-only",
+            Self.pipeline, "--input", input, "--output", cluster.path, "--collect", "daily.csv", "--collect-only",
         ])
         #expect(collected.status == 0, "\(collected.err)")
         let single = dir.appendingPathComponent("single")
         let one = try BatchSupport.batch([
-            Self.pipeline, "--input", input, "--output", single.path, "--collect", "features.csv",
+            Self.pipeline, "--input", input, "--output", single.path, "--collect", "daily.csv",
         ])
         #expect(one.status == 0, "\(one.err)")
-        let volatile: Set = ["uptime", "timestampDate"]
-        let merged = BatchSupport.without(
-            volatile, try BatchSupport.pythonCSV(cluster.appendingPathComponent("features.csv")))
-        let reference = BatchSupport.without(
-            volatile, try BatchSupport.pythonCSV(single.appendingPathComponent("features.csv")))
-        #expect(Set(merged.dropFirst().map { $0[0] }) == Set(names), "every recording has rows")
+        // The daily table holds no run-clock column: the two tables are equal as they stand.
+        let merged = try BatchSupport.pythonCSV(cluster.appendingPathComponent("daily.csv"))
+        let reference = try BatchSupport.pythonCSV(single.appendingPathComponent("daily.csv"))
+        #expect(Set(merged.dropFirst().map { $0[0] }) == Set(names), "every recording has a day row")
         #expect(merged == reference)
     }
 

@@ -76,7 +76,7 @@ struct EpochSums {
     /// Appends the epoch as one sample: stamped with its start, at run-clock time `uptime`.
     func emit(into out: inout Batch, uptime: Double, partial: Bool, metrics: EpochMetricSet) {
         let n = Double(count)
-        out.appendRow(uptime: uptime, timestamp: start, stepPath: stepPath)
+        let row = out.appendRow(uptime: uptime, timestamp: start, stepPath: stepPath)
         if metrics.enmo { out.append(double: enmo / n * 1000, toColumn: out.ensureColumn(EpochMetric.enmo.field)) }
         if metrics.mad {
             let mean = norm / n
@@ -88,6 +88,9 @@ struct EpochSums {
         out.append(.int(Int64(count)), toColumn: out.ensureColumn("samples"))
         out.append(double: Double(worn) / n, toColumn: out.ensureColumn("wear"))
         out.append(.bool(partial), toColumn: out.ensureColumn("partial"))
+        // A marker or event passed through before it (motion.nonwear's span event) may have
+        // brought columns of its own: they stay one value per sample, absent for the epoch.
+        out.padColumns(to: row + 1)
     }
 
     /// The run-clock time a complete epoch is emitted at: its end, mapped from wall time by its
