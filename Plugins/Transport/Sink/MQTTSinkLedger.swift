@@ -84,11 +84,6 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
         return (s, fatal)
     }
 
-    private static func settle(_ start: (StartCompletion, String?)?) {
-        guard let (completion, fatal) = start else { return }
-        if let fatal { completion.fail(TransportError(fatal)) } else { completion.succeed() }
-    }
-
     /// Calls `then` (on any thread) once every message handed over has settled or the client
     /// has given up: at once if that is so now. One caller, the sink's finish.
     func whenSettled(_ then: @escaping @Sendable () -> Void) {
@@ -143,7 +138,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             attempts = 0
             return (context, lastProblem != nil, outcome())
         }
-        Self.settle(start)
+        StartCompletion.settle(start)
         if recovered { ctx?.notice("connected to the MQTT broker at \(address)") }
     }
 
@@ -157,7 +152,7 @@ final class MQTTSinkLedger: MQTTClientDelegate, @unchecked Sendable {
             attempts += 1
             return (context, first, outcome(), takeSettled())
         }
-        Self.settle(start)
+        StartCompletion.settle(start)
         then?()
         // Given up: a stage holding back for room learns it at its next write.
         guard retryIn != nil else { return ctx?.wake() ?? () }

@@ -102,11 +102,6 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         return (s, fatal)
     }
 
-    private static func settle(_ start: (StartCompletion, String?)?) {
-        guard let (completion, fatal) = start else { return }
-        if let fatal { completion.fail(TransportError(fatal)) } else { completion.succeed() }
-    }
-
     /// `topic`, `pipeline` and `host`, each unless the sample has such a field of its own.
     private static func addOrigin(to s: inout Sample, topic: Value, _ d: SamplePayload.Decoded) {
         if s["topic"] == nil { s["topic"] = topic }
@@ -132,7 +127,7 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             lastProblem = message
             return (context, first, outcome())
         }
-        Self.settle(start)
+        StartCompletion.settle(start)
         if retryIn == nil { ctx?.wake() } else if first { ctx?.warn(message) } else { ctx?.notice(message) }
     }
 
@@ -144,7 +139,7 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             }
             return (context, outcome())
         }
-        Self.settle(start)
+        StartCompletion.settle(start)
         if !refused.isEmpty { ctx?.wake() }
     }
 
