@@ -103,6 +103,17 @@ EOF
 
 alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+# A daemon's parent returns as soon as it forks, before the daemon has written its pid file, so
+# a missing or empty pid file means "not yet" until the deadline; a pid that is gone means it died.
+still_starting() {
+    local name=$1 until=$2 f="$dir/$1.pid"
+    if [ -s "$f" ]; then
+        kill -0 "$(cat "$f")" 2>/dev/null || fail "$name exited while starting"
+    elif [ $SECONDS -ge "$until" ]; then
+        fail "$name did not write $f within 10 s"
+    fi
+}
+
 node_state() { sinfo --noheader --nodes=localhost --format=%t 2>/dev/null | head -n 1; }
 
 is_up() {
@@ -146,11 +157,11 @@ start() {
     : >"$dir/slurmd.log"
     /usr/sbin/slurmctld -f "$conf" -i || fail "slurmctld did not start"
     /usr/sbin/slurmd -f "$conf" -N localhost || fail "slurmd did not start"
-    local deadline=$((SECONDS + wait_seconds)) state=""
+    local deadline=$((SECONDS + wait_seconds)) pid_deadline=$((SECONDS + 10)) state=""
     while [ $SECONDS -lt $deadline ]; do
         # Ours first: another cluster on the same ports would answer sinfo for us.
-        alive "$dir/slurmctld.pid" || fail "slurmctld exited while starting"
-        alive "$dir/slurmd.pid" || fail "slurmd exited while starting"
+        still_starting slurmctld "$pid_deadline"
+        still_starting slurmd "$pid_deadline"
         state=$(node_state)
         case "$state" in
             idle | mix | alloc)
