@@ -62,7 +62,10 @@ let package = Package(
             name: "DAQStandard",
             dependencies: ["DAQCore", .product(name: "DequeModule", package: "swift-collections")],
             path: "Plugins/Standard"),
-        .target(name: "DAQMotion", dependencies: ["DAQCore"], path: "Plugins/Motion"),
+        .target(
+            name: "DAQMotion",
+            dependencies: ["DAQCore", .product(name: "DequeModule", package: "swift-collections")],
+            path: "Plugins/Motion"),
         .target(name: "DAQSampleLogger", dependencies: ["DAQCore"], path: "Plugins/SampleLogger"),
         .target(name: "DAQBLE", dependencies: ["DAQCore"], path: "Plugins/BLE"),
         .target(name: "DAQBarcode", dependencies: ["DAQCore"], path: "Plugins/Barcode"),

@@ -1,4 +1,5 @@
 import DAQCore
+import DequeModule
 
 /// The running part of `motion.nonwear`: the steps counted from the first sample's time, the
 /// rows held until every window over their step has been judged, and the span being passed on.
@@ -6,7 +7,8 @@ import DAQCore
 /// Windows start at every step and are judged when the first sample past their end arrives
 /// (or at the end of input); a step is final once the window starting at it has been judged,
 /// and its rows are passed on then. So at most a window and a step of rows are held, plus the
-/// batch being read. Every decision follows the rows' order and their `timestamp`s, so the
+/// batch being read, each row once: they are kept in the batches they came in and copied only
+/// when passed on. Every decision follows the rows' order and their `timestamp`s, so the
 /// output is the same whatever the batch boundaries and the run clock.
 struct NonwearTimeline {
     let rule: NonwearRule
@@ -16,11 +18,11 @@ struct NonwearTimeline {
     private var blocks: [NonwearBlock]
     /// The first window not yet judged.
     private var nextWindow = 0
-    /// Rows taken in and not yet passed on (with some passed on before them, until compacted),
-    /// and the row number of `held`'s first.
-    private var held = Batch()
+    /// Rows taken in and not yet passed on, in the batches they came in, oldest first; the row
+    /// number of the first one's first row, and of the row after the last.
+    private var held = Deque<Batch>()
     private var heldBase: Int
-    private var passedOn: Int
+    private var heldEnd: Int
     /// The latest sample time seen, which ends a span the end of input cut short.
     private var lastTime: Double
     private var span: NonwearSpan?
@@ -31,7 +33,7 @@ struct NonwearTimeline {
         self.origin = origin
         blocks = [NonwearBlock(index: 0, firstRow: firstRow)]
         heldBase = firstRow
-        passedOn = firstRow
+        heldEnd = firstRow
         lastTime = origin
     }
 
@@ -39,8 +41,9 @@ struct NonwearTimeline {
     /// appends what became final to `out`. Returns the uptimes of the data samples without
     /// finite axes, which count in no spread.
     mutating func take(_ batch: Batch, from: Int, into out: inout Batch) -> [Double] {
-        let base = heldBase + held.count
-        held.append(contentsOf: from == 0 ? batch : batch.slice(from..<batch.count))
+        let base = heldEnd
+        held.append(from == 0 ? batch : batch.slice(from..<batch.count))
+        heldEnd += batch.count - from
         let xc = batch.column(rule.x)
         let yc = batch.column(rule.y)
         let zc = batch.column(rule.z)
@@ -81,7 +84,6 @@ struct NonwearTimeline {
             blocks[last].y.add(y)
             blocks[last].z.add(z)
         }
-        compact()
         return unread
     }
 
@@ -92,13 +94,13 @@ struct NonwearTimeline {
         let current = blocks[blocks.count - 1].index
         judgeWindows(through: current - 1)
         while !blocks.isEmpty {
-            let end = blocks.count > 1 ? blocks[1].firstRow : heldBase + held.count
+            let end = blocks.count > 1 ? blocks[1].firstRow : heldEnd
             passOn(blocks[0], upTo: end, into: &out)
             blocks.removeFirst()
         }
         if let span { out.append(span.event(origin: origin, step: rule.step, lastTime: lastTime)) }
         span = nil
-        held = Batch()
+        held.removeAll()
     }
 
     /// Opens block `b` at row `row`: the windows that ended before it are judged, and the
@@ -149,37 +151,35 @@ struct NonwearTimeline {
     }
 
     /// Passes the rows of `block` (to row `end`) on, flagged or dropped, after the event of the
-    /// span a worn block or a gap ends.
+    /// span a worn block or a gap ends. The rows leave `held` from its front, in the pieces they
+    /// came in: each is marked and appended to `out`, its one copy.
     private mutating func passOn(_ block: NonwearBlock, upTo end: Int, into out: inout Batch) {
-        var chunk = held.slice((block.firstRow - heldBase)..<(end - heldBase))
-        passedOn = end
         let nonwear = block.isNonwear(axes: rule.axes)
         if let open = span, !(nonwear && open.lastBlock == block.index - 1) {
             out.append(open.event(origin: origin, step: rule.step, lastTime: lastTime))
             span = nil
         }
-        if nonwear {
-            var s = span ?? NonwearSpan(firstBlock: block.index, lastBlock: block.index)
-            s.lastBlock = block.index
-            s.samples += chunk.kinds.reduce(0) { $0 + ($1 == .data ? 1 : 0) }
-            if let u = chunk.uptimes.last { s.lastUptime = u }
-            if let p = chunk.stepPaths.last { s.stepPath = p }
-            span = s
+        var s = span ?? NonwearSpan(firstBlock: block.index, lastBlock: block.index)
+        s.lastBlock = block.index
+        while heldBase < end, let first = held.first {
+            let n = min(first.count, end - heldBase)
+            var piece: Batch
+            if n == first.count {
+                held.removeFirst()
+                piece = first
+            } else {
+                held[held.startIndex] = first.slice(n..<first.count)
+                piece = first.slice(0..<n)
+            }
+            heldBase += n
+            if nonwear {
+                s.samples += piece.kinds.reduce(0) { $0 + ($1 == .data ? 1 : 0) }
+                if let u = piece.uptimes.last { s.lastUptime = u }
+                if let p = piece.stepPaths.last { s.stepPath = p }
+            }
+            rule.mark(&piece, nonwear: nonwear)
+            out.append(contentsOf: piece)
         }
-        rule.mark(&chunk, nonwear: nonwear)
-        out.append(contentsOf: chunk)
-    }
-
-    /// Forgets rows passed on: all of them once nothing is held, else when they are more than
-    /// half of `held`, so each row is copied at most a few times.
-    private mutating func compact() {
-        let done = passedOn - heldBase
-        if done == held.count {
-            held = Batch()
-            heldBase = passedOn
-        } else if done > held.count / 2 {
-            held = held.slice(done..<held.count)
-            heldBase = passedOn
-        }
+        if nonwear { span = s }
     }
 }
