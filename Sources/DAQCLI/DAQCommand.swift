@@ -77,6 +77,14 @@ enum ExitStatus {
     static let runtimeFailure = ExitCode(1)
     static let invalidConfiguration = ExitCode(2)
     static let cancelled = ExitCode(130)
+
+    /// A plugin that refuses its settings while being built (a fit file that cannot be read, a
+    /// port out of range) is a configuration error, 2, like one the validator finds; anything
+    /// else that stops a run from starting (a device that is busy) is 1.
+    static func of(startFailure error: any Error) -> ExitCode {
+        DAQError(error, component: nil, code: .startFailed).code == .invalidConfiguration
+            ? invalidConfiguration : runtimeFailure
+    }
 }
 
 /// Writes a line to standard error, clear of the live status line.

@@ -131,7 +131,7 @@ extension DAQCommand {
                 try run.start()
             } catch {
                 printError("daq: cannot start \(file): \(error)")
-                throw ExitStatus.runtimeFailure
+                throw ExitStatus.of(startFailure: error)
             }
             if trigger != nil || cancelKey != nil, !run.listensForCommands {
                 run.cancel()
