@@ -52,12 +52,15 @@ final class LateStopSource: SourcePlugin {
     static let typeName = "late-stop"
     static let summary = "test source whose stop completes on a timer"
     private let count: Int
+    private var next = 0
 
     init(configuration: Configuration, context: PluginContext) throws { count = configuration.count }
 
     func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
-        for i in 0..<count { batch.append(Sample(uptime: Double(i), fields: ["n": .int(Int64(i))])) }
-        return .finished
+        let end = min(count, next + limit)
+        for i in next..<end { batch.append(Sample(uptime: Double(i) / 100, fields: ["n": .int(Int64(i))])) }
+        next = end
+        return next == count ? .finished : .more
     }
 
     func stop(context: StageContext) {
@@ -73,16 +76,18 @@ final class LateStopSource: SourcePlugin {
 struct LateEndTests {
     static let plugins: [PluginDescriptor] = [.sink(LateEndSink.self), .source(LateStopSource.self)]
 
-    static func run(_ sink: String) throws -> PipelineHarness.Outcome {
+    static func run(_ sink: String, clock: String = "virtual", batchSize: Int = 4096) throws -> PipelineHarness.Outcome
+    {
         try PipelineHarness.run(
             yaml: """
                 name: late-end
-                clock: virtual
+                clock: \(clock)
+                speed: 100
                 sources:
                   gen: {type: late-stop, count: 5}
                 sinks:
                   out: {type: late-end, inputs: [gen], \(sink)}
-                """, plugins: plugins)
+                """, plugins: plugins, options: RunOptions(batchSize: batchSize, flushInterval: 0))
     }
 
     static func stage(_ name: String, _ out: PipelineHarness.Outcome) -> StageStatistics? {
@@ -97,6 +102,18 @@ struct LateEndTests {
         #expect(sink.delivered == 5, "delivered reported after finish returned")
         #expect(sink.queued == 0)
         #expect(sink.state == .finished)
+    }
+
+    /// Small batches and the paced clocks end the source while the sink still has input queued:
+    /// the end must wait for that input as well as for the plugin.
+    @Test(arguments: ["virtual", "replay", "realtime"], [1, 2, 4096])
+    func theSameCountsAtEveryClockAndBatchSize(clock: String, batchSize: Int) throws {
+        let out = try Self.run("outcome: succeed", clock: clock, batchSize: batchSize)
+        #expect(out.result.state == .finished)
+        let sink = try #require(Self.stage("out", out))
+        #expect(sink.delivered == 5)
+        #expect(sink.queued == 0)
+        #expect(Self.stage("gen", out)?.samplesOut == 5)
     }
 
     @Test func aFailedEndFailsTheStageWithItsError() throws {
