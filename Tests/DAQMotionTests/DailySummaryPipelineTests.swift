@@ -59,7 +59,7 @@ import Testing
         try #require(lines.count == 4, "a header and three days:\n\(reference)")
         #expect(lines[2].hasPrefix("2026-10-25,25,1500,25.0000,23.0000,false,"), "the 25-hour day: \(lines[2])")
         #expect(lines[1].hasPrefix("2026-10-24,24,240,4.0000,4.0000,true,"), "from 20:00: \(lines[1])")
-        for (clock, size) in [(ClockMode.virtual, 1), (.virtual, 7), (.replay, 4096), (.replay, 7)] {
+        for (clock, size) in [(ClockMode.virtual, 1), (.virtual, 7), (.replay, 4096), (.replay, 7), (.replay, 1)] {
             #expect(
                 try Self.table(file, clock: clock, batchSize: size) == reference, "\(clock) clock, batches of \(size)")
         }
