@@ -22,8 +22,12 @@ public final class ServiceProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines: [String] = []
     private var consumed = 0
+    /// Standard output and standard error read to their end (both under `condition`).
     private var ended = false
+    private var errorsEnded = false
     private let errors = Mutex(Data())
+    /// How it ended, once reaped here: Foundation is not told, so this is asked first.
+    private let reapedStatus = Mutex<Int32?>(nil)
 
     private init(process: Process) {
         self.process = process
@@ -61,6 +65,10 @@ public final class ServiceProcess: @unchecked Sendable {
                 service.condition.broadcast()
                 service.condition.unlock()
             }
+            service.condition.lock()
+            service.errorsEnded = true
+            service.condition.broadcast()
+            service.condition.unlock()
         }
         SignalMask.startingThread { errorReader.start() }
         return service
@@ -135,10 +143,56 @@ public final class ServiceProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// Waits until the program has ended and all it printed has been read: a program that
+    /// exits right after writing an error has its last lines in ``errorOutput`` then, which
+    /// waiting for the process alone does not promise.
+    /// - Returns: Its exit status, or the signal that ended it, as `terminationStatus` has them.
+    /// - Throws: ``ServiceProcessError`` when its outputs are still open after `timeout`.
+    @discardableResult
+    public func waitForExit(timeout: Double = 60) throws -> Int32 {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        while !(ended && errorsEnded) {
+            guard condition.wait(until: deadline) else {
+                condition.unlock()
+                throw ServiceProcessError(
+                    message:
+                        "\(process.executableURL?.lastPathComponent ?? "process") did not end within \(timeout) s",
+                    output: lines.joined(separator: "\n"), errors: errorOutput)
+            }
+        }
+        condition.unlock()
+        return reap()
+    }
+
     /// Stops the program with SIGTERM and waits for it to exit.
     public func stop() {
+        guard reapedStatus.withLock({ $0 }) == nil else { return }
         if process.isRunning { send(SIGTERM) }
-        process.waitUntilExit()
+        _ = reap()
+    }
+
+    /// Waits for the process by its pid. Foundation learns of a child's exit from SIGCHLD,
+    /// which a thread that leaves it unblocked (an event loop's) may take and discard:
+    /// `waitUntilExit` alone can then hang with the child a zombie.
+    private func reap() -> Int32 {
+        reapedStatus.withLock { known in
+            if let known { return known }
+            var status: Int32 = 0
+            var reaped: pid_t
+            repeat { reaped = waitpid(process.processIdentifier, &status, 0) } while reaped == -1 && errno == EINTR
+            let code: Int32
+            if reaped == process.processIdentifier {
+                let signal = status & 0x7f
+                code = signal == 0 ? (status >> 8) & 0xff : signal
+            } else {
+                // Foundation reaped it first, so it knows how it ended.
+                process.waitUntilExit()
+                code = process.terminationStatus
+            }
+            known = code
+            return code
+        }
     }
 }
 

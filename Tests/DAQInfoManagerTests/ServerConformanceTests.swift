@@ -113,8 +113,7 @@ struct ServerConformanceTests {
         let (server, url) = try ResolverFixtures.referenceServer(in: dir)
         #expect(try Self.request(url + "/v1/news").status == 200)
         server.send(SIGTERM)
-        server.process.waitUntilExit()
-        #expect(server.process.terminationStatus == 0)
+        #expect(try server.waitForExit() == 0)
         // Today's regression was `error … Waiting on child channel: CancellationError()`.
         #expect(server.errorOutput.hasSuffix("daq resolver: stopping\n"), "\(server.errorOutput)")
         #expect(!server.errorOutput.contains("error"), "\(server.errorOutput)")
