@@ -172,24 +172,11 @@ public final class ServiceProcess: @unchecked Sendable {
         _ = reap()
     }
 
-    /// Waits for the process by its pid. Foundation learns of a child's exit from SIGCHLD,
-    /// which a thread that leaves it unblocked (an event loop's) may take and discard:
-    /// `waitUntilExit` alone can then hang with the child a zombie.
+    /// Reaps the process once (``Foundation/Process/reapExitStatus()``) and remembers how it ended.
     private func reap() -> Int32 {
         reapedStatus.withLock { known in
             if let known { return known }
-            var status: Int32 = 0
-            var reaped: pid_t
-            repeat { reaped = waitpid(process.processIdentifier, &status, 0) } while reaped == -1 && errno == EINTR
-            let code: Int32
-            if reaped == process.processIdentifier {
-                let signal = status & 0x7f
-                code = signal == 0 ? (status >> 8) & 0xff : signal
-            } else {
-                // Foundation reaped it first, so it knows how it ended.
-                process.waitUntilExit()
-                code = process.terminationStatus
-            }
+            let code = process.reapExitStatus()
             known = code
             return code
         }

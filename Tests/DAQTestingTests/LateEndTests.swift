@@ -106,7 +106,7 @@ struct LateEndTests {
 
     /// Small batches and the paced clocks end the source while the sink still has input queued:
     /// the end must wait for that input as well as for the plugin.
-    @Test(arguments: ["virtual", "replay", "realtime"], [1, 2, 4096])
+    @Test(arguments: ["virtual", "replay", "realtime"], [1, 7, 4096])
     func theSameCountsAtEveryClockAndBatchSize(clock: String, batchSize: Int) throws {
         let out = try Self.run("outcome: succeed", clock: clock, batchSize: batchSize)
         #expect(out.result.state == .finished)

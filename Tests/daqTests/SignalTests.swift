@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 
@@ -34,24 +35,7 @@ enum DAQBinary {
         }
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
-        return (exitStatus(of: p), o, String(decoding: e, as: UTF8.self))
-    }
-
-    /// Waits for `p` by its pid. Foundation learns of a child's exit from SIGCHLD, which any
-    /// thread leaving it unblocked (an event loop's) may take and discard: `waitUntilExit` then
-    /// hangs with the child a zombie (seen with scripts/slurm-local.sh start).
-    /// - Returns: The exit status, or the signal that ended it, as `terminationStatus` has them.
-    static func exitStatus(of p: Process) -> Int32 {
-        var status: Int32 = 0
-        var reaped: pid_t
-        repeat { reaped = waitpid(p.processIdentifier, &status, 0) } while reaped == -1 && errno == EINTR
-        guard reaped == p.processIdentifier else {
-            // Foundation reaped it first, so it knows how it ended.
-            p.waitUntilExit()
-            return p.terminationStatus
-        }
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : signal
+        return (p.reapExitStatus(), o, String(decoding: e, as: UTF8.self))
     }
 
     /// Runs `daq` to completion; returns exit status, stdout and stderr. `unset` names variables
@@ -73,7 +57,7 @@ enum DAQBinary {
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
-        return (exitStatus(of: p), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return (p.reapExitStatus(), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 }
 

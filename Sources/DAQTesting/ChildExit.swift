@@ -1,0 +1,20 @@
+import Foundation
+
+extension Process {
+    /// Waits for this child by its pid and returns its exit status, or the signal that ended it,
+    /// as `terminationStatus` has them. Foundation learns of a child's exit from SIGCHLD, which
+    /// any thread leaving it unblocked (an event loop's) may take and discard: `waitUntilExit`
+    /// alone can then hang with the child a zombie. Call it once per child: Foundation is not told.
+    public func reapExitStatus() -> Int32 {
+        var status: Int32 = 0
+        var reaped: pid_t
+        repeat { reaped = waitpid(processIdentifier, &status, 0) } while reaped == -1 && errno == EINTR
+        guard reaped == processIdentifier else {
+            // Foundation reaped it first, so it knows how it ended.
+            waitUntilExit()
+            return terminationStatus
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : signal
+    }
+}
