@@ -17,6 +17,8 @@ public struct Column: Sendable {
         case sparseInts([Int64?])
         /// Doubles some samples lack (`nil` reads as `null`).
         case sparseDoubles([Double?])
+        /// Booleans, every value present: flags a transform sets on every sample (`nonwear`).
+        case bools([Bool])
         case values([Value])
     }
 
@@ -30,13 +32,16 @@ public struct Column: Sendable {
     /// instead, and never carry this mask.
     public private(set) var absent: [Bool]?
 
-    /// Creates a column from boxed values, unboxing when they are all doubles or all ints.
+    /// Creates a column from boxed values, unboxing when they are all doubles, all ints or all
+    /// booleans.
     public init(name: String, values: [Value]) {
         self.name = name
         if values.allSatisfy({ if case .double = $0 { return true } else { return false } }) && !values.isEmpty {
             storage = .doubles(values.map { $0.doubleValue! })
         } else if values.allSatisfy({ if case .int = $0 { return true } else { return false } }) && !values.isEmpty {
             storage = .ints(values.map { $0.intValue! })
+        } else if values.allSatisfy({ if case .bool = $0 { return true } else { return false } }) && !values.isEmpty {
+            storage = .bools(values.map { if case .bool(let b) = $0 { return b } else { return false } })
         } else {
             storage = .values(values)
         }
@@ -58,6 +63,12 @@ public struct Column: Sendable {
     public init(name: String, strings: [String]) {
         self.name = name
         storage = .strings(strings)
+    }
+
+    /// Creates a column of booleans.
+    public init(name: String, bools: [Bool]) {
+        self.name = name
+        storage = .bools(bools)
     }
 
     /// Creates a column with `storage` as it is, for a builder that chose it.
@@ -164,6 +175,7 @@ public struct Column: Sendable {
         case .strings(let a): return a.count
         case .sparseInts(let a): return a.count
         case .sparseDoubles(let a): return a.count
+        case .bools(let a): return a.count
         case .values(let a): return a.count
         }
     }
@@ -177,6 +189,7 @@ public struct Column: Sendable {
         case .strings(let a): return .string(a[index])
         case .sparseInts(let a): return a[index].map { .int($0) } ?? .null
         case .sparseDoubles(let a): return a[index].map { .double($0) } ?? .null
+        case .bools(let a): return .bool(a[index])
         case .values(let a): return a[index]
         }
     }
@@ -187,7 +200,7 @@ public struct Column: Sendable {
         switch storage {
         case .doubles(let a): return a[index]
         case .ints(let a): return Double(a[index])
-        case .strings: return nil
+        case .strings, .bools: return nil
         case .sparseInts(let a): return a[index].map { Double($0) }
         case .sparseDoubles(let a): return a[index]
         case .values(let a): return a[index].doubleValue
@@ -197,6 +210,18 @@ public struct Column: Sendable {
     /// The unboxed doubles, when the column holds only doubles.
     public var doubles: [Double]? {
         if case .doubles(let a) = storage { return a }
+        return nil
+    }
+
+    /// The unboxed doubles, when the column holds only doubles and every row has one: what a
+    /// hot loop can read with no per-row check.
+    public var plainDoubles: [Double]? {
+        absent == nil ? doubles : nil
+    }
+
+    /// The unboxed booleans, when the column holds only booleans and every row has one.
+    public var plainBools: [Bool]? {
+        if absent == nil, case .bools(let a) = storage { return a }
         return nil
     }
 
@@ -225,6 +250,13 @@ public struct Column: Sendable {
                 storage = .values([])
                 a.append(s)
                 storage = .strings(a)
+                return
+            }
+        case .bools(var a):
+            if case .bool(let b) = value {
+                storage = .values([])
+                a.append(b)
+                storage = .bools(a)
                 return
             }
         case .sparseInts(var a):
@@ -260,6 +292,10 @@ public struct Column: Sendable {
             }
             if a.isEmpty, absent == nil, case .int(let i) = value {
                 storage = .ints([i])
+                return
+            }
+            if a.isEmpty, absent == nil, case .bool(let b) = value {
+                storage = .bools([b])
                 return
             }
             storage = .values([])
@@ -316,6 +352,13 @@ public struct Column: Sendable {
                 storage = .strings(a)
                 return
             }
+        case .bools(var a):
+            if case .bool(let b) = value {
+                storage = .values([])
+                a[index] = b
+                storage = .bools(a)
+                return
+            }
         case .sparseInts(var a):
             if let v = Self.unbox(
                 value,
@@ -368,6 +411,7 @@ public struct Column: Sendable {
         case .strings(let a): return a.map { .string($0) }
         case .sparseInts(let a): return a.map { $0.map { .int($0) } ?? .null }
         case .sparseDoubles(let a): return a.map { $0.map { .double($0) } ?? .null }
+        case .bools(let a): return a.map { .bool($0) }
         case .values(let a): return a
         }
     }
@@ -381,6 +425,7 @@ public struct Column: Sendable {
         case .strings(let a): copy.storage = .strings(Column.select(a, keep, kept))
         case .sparseInts(let a): copy.storage = .sparseInts(Column.select(a, keep, kept))
         case .sparseDoubles(let a): copy.storage = .sparseDoubles(Column.select(a, keep, kept))
+        case .bools(let a): copy.storage = .bools(Column.select(a, keep, kept))
         case .values(let a): copy.storage = .values(Column.select(a, keep, kept))
         }
         if let absent { copy.absent = Column.select(absent, keep, kept) }
@@ -396,6 +441,7 @@ public struct Column: Sendable {
         case .strings(let a): copy.storage = .strings(Array(a[range]))
         case .sparseInts(let a): copy.storage = .sparseInts(Array(a[range]))
         case .sparseDoubles(let a): copy.storage = .sparseDoubles(Array(a[range]))
+        case .bools(let a): copy.storage = .bools(Array(a[range]))
         case .values(let a): copy.storage = .values(Array(a[range]))
         }
         if let absent { copy.absent = Array(absent[range]) }
@@ -406,52 +452,87 @@ public struct Column: Sendable {
     public mutating func append(contentsOf other: Column) {
         if absent != nil || other.absent != nil {
             // Boxed, with the absence of both sides kept row for row.
-            let mine = absenceFlags ?? Array(repeating: false, count: count)
-            let theirs = other.absenceFlags ?? Array(repeating: false, count: other.count)
+            var flags = absenceFlags ?? Array(repeating: false, count: count)
             var boxed = boxedValues
             storage = .values([])
             absent = nil
             boxed.append(contentsOf: other.boxedValues)
+            flags.append(contentsOf: other.absenceFlags ?? Array(repeating: false, count: other.count))
             storage = .values(boxed)
-            absent = mine + theirs
+            absent = flags
             return
         }
-        switch (storage, other.storage) {
-        case (.doubles(var a), .doubles(let b)):
-            storage = .values([])
-            a.append(contentsOf: b)
-            storage = .doubles(a)
-        case (.ints(var a), .ints(let b)):
-            storage = .values([])
-            a.append(contentsOf: b)
-            storage = .ints(a)
-        case (.strings(var a), .strings(let b)):
-            storage = .values([])
-            a.append(contentsOf: b)
-            storage = .strings(a)
-        case (.sparseInts(var a), .sparseInts(let b)):
-            storage = .values([])
-            a.append(contentsOf: b)
-            storage = .sparseInts(a)
-        case (.sparseDoubles(var a), .sparseDoubles(let b)):
-            storage = .values([])
-            a.append(contentsOf: b)
-            storage = .sparseDoubles(a)
-        default:
-            if count == 0 {
-                storage = other.storage
-            } else {
-                let flags: [Bool]? =
-                    absenceFlags != nil || other.absenceFlags != nil
-                    ? (absenceFlags ?? Array(repeating: false, count: count))
-                        + (other.absenceFlags ?? Array(repeating: false, count: other.count)) : nil
-                var boxed = boxedValues
+        // One storage switched on at a time, each emptied before its array grows: a tuple of
+        // both would keep a second reference alive, and every append would copy the column.
+        switch storage {
+        case .doubles(var a):
+            if case .doubles(let b) = other.storage {
                 storage = .values([])
-                boxed.append(contentsOf: other.boxedValues)
-                storage = .values(boxed)
-                absent = flags
+                a.append(contentsOf: b)
+                storage = .doubles(a)
+                return
+            }
+        case .ints(var a):
+            if case .ints(let b) = other.storage {
+                storage = .values([])
+                a.append(contentsOf: b)
+                storage = .ints(a)
+                return
+            }
+        case .strings(var a):
+            if case .strings(let b) = other.storage {
+                storage = .values([])
+                a.append(contentsOf: b)
+                storage = .strings(a)
+                return
+            }
+        case .sparseInts(var a):
+            if case .sparseInts(let b) = other.storage {
+                storage = .values([])
+                a.append(contentsOf: b)
+                storage = .sparseInts(a)
+                return
+            }
+        case .sparseDoubles(var a):
+            if case .sparseDoubles(let b) = other.storage {
+                storage = .values([])
+                a.append(contentsOf: b)
+                storage = .sparseDoubles(a)
+                return
+            }
+        case .bools(var a):
+            if case .bools(let b) = other.storage {
+                storage = .values([])
+                a.append(contentsOf: b)
+                storage = .bools(a)
+                return
+            }
+        case .values(var a):
+            if case .values(let b) = other.storage {
+                storage = .values([])
+                a.append(contentsOf: b)
+                storage = .values(a)
+                return
             }
         }
+        mixed(other)
+    }
+
+    /// Appends `other`, whose storage is of another kind: boxed, unless this column is empty.
+    private mutating func mixed(_ other: Column) {
+        if count == 0 {
+            storage = other.storage
+            return
+        }
+        let flags: [Bool]? =
+            absenceFlags != nil || other.absenceFlags != nil
+            ? (absenceFlags ?? Array(repeating: false, count: count))
+                + (other.absenceFlags ?? Array(repeating: false, count: other.count)) : nil
+        var boxed = boxedValues
+        storage = .values([])
+        boxed.append(contentsOf: other.boxedValues)
+        storage = .values(boxed)
+        absent = flags
     }
 
     /// `value` as an element of a sparse column: `.some(x)` for a value `payload` extracts,
@@ -466,5 +547,25 @@ public struct Column: Sendable {
         out.reserveCapacity(kept)
         for i in a.indices where keep[i] { out.append(a[i]) }
         return out
+    }
+}
+
+extension Column.Storage {
+    /// An empty storage of the same kind with room for `capacity` values, to append to.
+    func emptied(reserving capacity: Int) -> Column.Storage {
+        func room<T>(_: [T].Type) -> [T] {
+            var a = [T]()
+            a.reserveCapacity(capacity)
+            return a
+        }
+        switch self {
+        case .doubles: return .doubles(room([Double].self))
+        case .ints: return .ints(room([Int64].self))
+        case .strings: return .strings(room([String].self))
+        case .sparseInts: return .sparseInts(room([Int64?].self))
+        case .sparseDoubles: return .sparseDoubles(room([Double?].self))
+        case .bools: return .bools(room([Bool].self))
+        case .values: return .values(room([Value].self))
+        }
     }
 }
