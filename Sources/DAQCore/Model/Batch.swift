@@ -104,6 +104,37 @@ public struct Batch: Sendable {
         return uptimes.count - 1
     }
 
+    /// Appends the metadata of `uptimes.count` samples at once, for sources that build their
+    /// rows column by column: an empty batch takes the arrays as they are, with no copy.
+    /// `stepPaths` and `kinds` are `nil` for data samples with no step, else one per sample.
+    /// Add the columns afterwards with ``setColumn(_:)``.
+    public mutating func appendRows(
+        uptimes newUptimes: [Double], timestamps newTimestamps: [Double], stepPaths newPaths: [String]? = nil,
+        kinds newKinds: [SampleKind]? = nil
+    ) {
+        let n = newUptimes.count
+        precondition(newTimestamps.count == n && (newPaths?.count ?? n) == n && (newKinds?.count ?? n) == n)
+        if uptimes.isEmpty {
+            uptimes = newUptimes
+            timestamps = newTimestamps
+            stepPaths = newPaths ?? Array(repeating: "", count: n)
+            kinds = newKinds ?? Array(repeating: .data, count: n)
+            return
+        }
+        uptimes.append(contentsOf: newUptimes)
+        timestamps.append(contentsOf: newTimestamps)
+        if let newPaths {
+            stepPaths.append(contentsOf: newPaths)
+        } else {
+            stepPaths.append(contentsOf: repeatElement("", count: n))
+        }
+        if let newKinds {
+            kinds.append(contentsOf: newKinds)
+        } else {
+            kinds.append(contentsOf: repeatElement(.data, count: n))
+        }
+    }
+
     /// The index of column `name`, adding it when missing. Call it after ``appendRow(uptime:timestamp:stepPath:kind:)``:
     /// a new column is null for every sample before the one being filled.
     public mutating func ensureColumn(_ name: String) -> Int {
@@ -213,6 +244,34 @@ public struct Batch: Sendable {
         b.kinds = Array(kinds[range])
         b.columns = columns.map { $0.slice(range) }
         return b
+    }
+
+    /// Appends every sample of `pieces`, in order, aligning columns by name. When the pieces
+    /// share their columns (as the batches of one stream do), each array grows once to its
+    /// final size, so every row is copied once: how a stage that held rows back passes them on.
+    public mutating func append(contentsOf pieces: [Batch]) {
+        guard let head = pieces.first else { return }
+        let names = head.columns.map(\.name)
+        guard isEmpty && columns.isEmpty && pieces.allSatisfy({ $0.columns.map(\.name) == names }) else {
+            for piece in pieces { append(contentsOf: piece) }
+            return
+        }
+        let total = pieces.reduce(0) { $0 + $1.count }
+        uptimes.reserveCapacity(total)
+        timestamps.reserveCapacity(total)
+        stepPaths.reserveCapacity(total)
+        kinds.reserveCapacity(total)
+        for piece in pieces {
+            uptimes.append(contentsOf: piece.uptimes)
+            timestamps.append(contentsOf: piece.timestamps)
+            stepPaths.append(contentsOf: piece.stepPaths)
+            kinds.append(contentsOf: piece.kinds)
+        }
+        columns = names.indices.map { j in
+            var column = Column(name: names[j], storage: head.columns[j].storage.emptied(reserving: total))
+            for piece in pieces { column.append(contentsOf: piece.columns[j]) }
+            return column
+        }
     }
 
     /// Appends every sample of `other`, aligning columns by name.
