@@ -211,17 +211,33 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         // The rows kept, by index: their columns are copied after the loop, in bulk when (as
-        // nearly always) they are one run of rows.
+        // nearly always) they are one run of rows. Their times go into arrays of their own and
+        // join the batch at once: a week of samples makes this loop hot.
         var kept = [Int]()
         kept.reserveCapacity(rows.count)
+        var uptimes = [Double]()
+        uptimes.reserveCapacity(rows.count)
+        var stamps = [Double]()
+        stamps.reserveCapacity(rows.count)
         var idle: [Int] = []
         var atEnd = !more && pendingFailure == nil
         let hasSteps = !rows.stepPaths.isEmpty
+        let hasExtras = !rows.extras.isEmpty
         let offset = reader.timeOffset
         let start = config.start?.value ?? 0
         let end = config.end?.value ?? .infinity
+        let before = batch.count
+        // The replay's running state in locals for the loop, stored back after it.
+        var (firstTime, lastTime, period) = (self.firstTime, self.lastTime, self.period)
+        var (lastRelative, emitted, backwards) = (self.lastRelative, self.emitted, self.backwards)
+        let loopOffset = self.loopOffset
+        var intervals = self.intervals
+        self.intervals = []
         for i in 0..<rows.count {
-            if let (name, value) = nonFinite(rows, i) {
+            let finite =
+                !hasExtras && rows.times[i].isFinite && rows.xs[i].isFinite && rows.ys[i].isFinite
+                && rows.zs[i].isFinite
+            if !finite, let (name, value) = nonFinite(rows, i) {
                 if config.nan == .skip {
                     nonFiniteRows += 1
                     if nonFiniteRows <= Self.reportLimit {
@@ -236,6 +252,7 @@ public final class MotionReplaySource: SourcePlugin {
                         path: path, line: rows.lines[i],
                         message: "\(name) is \(NonFinite.name(value)), not a finite number"
                             + (name == "the time" ? "" : " (nan: skip drops such rows, nan: keep passes them on)"))
+                    self.lastRelative = lastRelative
                     if failsAt(bad, context: context) {
                         // The rows before it go out; the rest of the buffer is never emitted.
                         atEnd = false
@@ -266,14 +283,18 @@ public final class MotionReplaySource: SourcePlugin {
                 break
             }
             lastRelative = relative - start
-            batch.appendRow(
-                uptime: loopOffset + lastRelative, timestamp: time + offset,
-                stepPath: hasSteps ? rows.stepPaths[i] : "",
-                kind: hasSteps ? rows.kinds[i] : .data)
+            uptimes.append(loopOffset + lastRelative)
+            stamps.append(time + offset)
             kept.append(i)
-            if !rows.filled.isEmpty && rows.filled[i] { idle.append(batch.count - 1) }
+            if !rows.filled.isEmpty && rows.filled[i] { idle.append(before + uptimes.count - 1) }
             emitted += 1
         }
+        (self.firstTime, self.lastTime, self.period) = (firstTime, lastTime, period)
+        (self.lastRelative, self.emitted, self.backwards) = (lastRelative, emitted, backwards)
+        self.intervals = intervals
+        batch.appendRows(
+            uptimes: uptimes, timestamps: stamps, stepPaths: hasSteps ? Self.gather(rows.stepPaths, kept) : nil,
+            kinds: hasSteps ? Self.gather(rows.kinds, kept) : nil)
         let xs = Self.gather(rows.xs, kept)
         let ys = Self.gather(rows.ys, kept)
         let zs = Self.gather(rows.zs, kept)
@@ -282,9 +303,9 @@ public final class MotionReplaySource: SourcePlugin {
         if atEnd && config.loop && emitted > 0 && damage == nil {
             // Start over: the run clock goes on one sample period after the last sample.
             self.reader = try open()
-            loopOffset += lastRelative + period
-            firstTime = nil
-            lastTime = nil
+            self.loopOffset += lastRelative + period
+            self.firstTime = nil
+            self.lastTime = nil
             return finishBatch(&batch, xs, ys, zs, extras, channels, idle, reader: reader, status: .more)
         }
         return finishBatch(
@@ -292,9 +313,11 @@ public final class MotionReplaySource: SourcePlugin {
             context: context)
     }
 
-    /// `values` at `indices`, which ascend: a slice copy when they are one run.
+    /// `values` at `indices`, which ascend: `values` itself when they are all of it, a slice
+    /// copy when they are one run.
     private static func gather<T>(_ values: [T], _ indices: [Int]) -> [T] {
         guard let first = indices.first, let last = indices.last else { return [] }
+        if first == 0 && last == values.count - 1 && indices.count == values.count { return values }
         if last - first + 1 == indices.count { return Array(values[first...last]) }
         return indices.map { values[$0] }
     }
