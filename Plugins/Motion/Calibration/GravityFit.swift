@@ -141,27 +141,76 @@ enum GravityFit {
     }
 
     /// The `q` quantile with linear interpolation between order statistics (numpy's default).
+    /// The two order statistics are selected, not sorted for: the fit takes one every round.
     static func quantile(_ values: [Double], _ q: Double) -> Double {
-        let sorted = values.sorted()
-        let h = Double(sorted.count - 1) * q
+        var scratch = values
+        let h = Double(scratch.count - 1) * q
         let lo = Int(h.rounded(.down))
-        guard lo + 1 < sorted.count else { return sorted[lo] }
-        return sorted[lo] + (h - Double(lo)) * (sorted[lo + 1] - sorted[lo])
+        let low = select(lo, in: &scratch)
+        guard lo + 1 < scratch.count else { return low }
+        // After the selection everything past `lo` is at least as large: the next statistic is their least.
+        let high = scratch[(lo + 1)...].min()!
+        return low + (h - Double(lo)) * (high - low)
+    }
+
+    /// The `k`th smallest of `a` (from 0), leaving it at index `k` with nothing larger before it
+    /// and nothing smaller after it (Hoare's selection with the median of three as pivot).
+    static func select(_ k: Int, in a: inout [Double]) -> Double {
+        var (lo, hi) = (0, a.count - 1)
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if a[mid] < a[lo] { a.swapAt(mid, lo) }
+            if a[hi] < a[lo] { a.swapAt(hi, lo) }
+            if a[hi] < a[mid] { a.swapAt(hi, mid) }
+            let pivot = a[mid]
+            var (i, j) = (lo, hi)
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while pivot < a[j] { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j {
+                hi = j
+            } else if k >= i {
+                lo = i
+            } else {
+                return a[k]
+            }
+        }
+        return a[k]
     }
 
     /// The weighted least-squares `[a, b, (c)]` of `y ≈ a + b·x (+ c·t)`; `nil` when singular.
     static func leastSquares(_ w: [Double], _ x: [Double], _ t: [Double]?, _ y: [Double]) -> [Double]? {
         let m = t == nil ? 2 : 3
-        var a = [[Double]](repeating: [Double](repeating: 0, count: m + 1), count: m)
-        var row = [1.0, 0.0, 0.0]
+        // The normal equations' sums, each term w·row[r]·row[c] as the matrix form multiplies it.
+        var (s0, sx, st, sy) = (0.0, 0.0, 0.0, 0.0)
+        var (sxx, sxt, stx, stt, sxy, sty) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         for i in 0..<w.count where w[i] > 0 {
-            row[1] = x[i]
-            if let t { row[2] = t[i] }
-            for r in 0..<m {
-                for c in 0..<m { a[r][c] += w[i] * row[r] * row[c] }
-                a[r][m] += w[i] * row[r] * y[i]
+            let wi = w[i]
+            let (xi, yi) = (x[i], y[i])
+            s0 += wi
+            sx += wi * xi
+            sy += wi * yi
+            sxx += wi * xi * xi
+            sxy += wi * xi * yi
+            if let t {
+                let ti = t[i]
+                st += wi * ti
+                sxt += wi * xi * ti
+                stx += wi * ti * xi
+                stt += wi * ti * ti
+                sty += wi * ti * yi
             }
         }
+        var a: [[Double]] =
+            m == 2
+            ? [[s0, sx, sy], [sx, sxx, sxy]]
+            : [[s0, sx, st, sy], [sx, sxx, sxt, sxy], [st, stx, stt, sty]]
         // Gaussian elimination with partial pivoting on the normal equations.
         for col in 0..<m {
             let pivot = (col..<m).max { abs(a[$0][col]) < abs(a[$1][col]) }!
