@@ -39,6 +39,11 @@ struct NonwearRule {
     func mark(_ chunk: inout Batch, nonwear: Bool) {
         switch mode {
         case .flag:
+            if !chunk.kinds.contains(where: { $0 != .data }) {
+                // Data rows only, the common case: one unboxed flag per row.
+                chunk.setColumn(Column(name: field, bools: Array(repeating: nonwear, count: chunk.count)))
+                return
+            }
             var values: [Value] = []
             var absent: [Bool] = []
             values.reserveCapacity(chunk.count)

@@ -152,7 +152,7 @@ struct NonwearTimeline {
 
     /// Passes the rows of `block` (to row `end`) on, flagged or dropped, after the event of the
     /// span a worn block or a gap ends. The rows leave `held` from its front, in the pieces they
-    /// came in: each is marked and appended to `out`, its one copy.
+    /// came in: each is marked, and they are joined into `out`, their one copy.
     private mutating func passOn(_ block: NonwearBlock, upTo end: Int, into out: inout Batch) {
         let nonwear = block.isNonwear(axes: rule.axes)
         if let open = span, !(nonwear && open.lastBlock == block.index - 1) {
@@ -161,6 +161,7 @@ struct NonwearTimeline {
         }
         var s = span ?? NonwearSpan(firstBlock: block.index, lastBlock: block.index)
         s.lastBlock = block.index
+        var pieces: [Batch] = []
         while heldBase < end, let first = held.first {
             let n = min(first.count, end - heldBase)
             var piece: Batch
@@ -178,8 +179,12 @@ struct NonwearTimeline {
                 if let p = piece.stepPaths.last { s.stepPath = p }
             }
             rule.mark(&piece, nonwear: nonwear)
-            out.append(contentsOf: piece)
+            pieces.append(piece)
         }
+        // Joined in one go, each column allocated once at its final size.
+        var rows = Batch(stream: out.stream)
+        rows.append(contentsOf: pieces)
+        out.append(contentsOf: rows)
         if nonwear { span = s }
     }
 }

@@ -65,6 +65,7 @@ struct EpochStage {
         let ys = yc?.doubles
         let zs = zc?.doubles
         let unboxed = xs != nil && ys != nil && zs != nil
+        let flags = wearColumn?.plainBools
         for i in 0..<n {
             guard batch.kinds[i] == .data else {
                 out.append(batch[i])
@@ -99,7 +100,7 @@ struct EpochStage {
                 let (start, end) = grid.epoch(containing: t)
                 sums.open(start: start, end: end, uptime: uptime, timestamp: t, stepPath: batch.stepPaths[i])
             }
-            let worn = wearColumn.map { !Self.isFlagged($0[i]) } ?? true
+            let worn = flags.map { !$0[i] } ?? wearColumn.map { !Self.isFlagged($0[i]) } ?? true
             sums.add(x: x, y: y, z: z, worn: worn, uptime: uptime, metrics: metrics)
         }
         batch = out
