@@ -88,22 +88,13 @@ public final class MotionReplaySource: SourcePlugin {
     private let config: Configuration
     private let path: String
     private var reader: (any RecordingReader)?
-    private var firstTime: Double?
-    private var lastTime: Double?
-    private var lastRelative = 0.0
-    private var loopOffset = 0.0
-    private var period = 0.0
-    /// The first intervals between samples, for the rate the log and manifest state: as
-    /// `daq inspect` does, from many intervals, where one carries its jitter (97.66 Hz for 100 Hz).
-    private var intervals: [Double] = []
+    private var timing = ReplayTimes()
     private var badRows = 0
     /// Rows dropped under `nan: skip`.
     private var nonFiniteRows = 0
     /// Damage that ended a compressed recording early, under `on_bad_row: skip`.
     private var damage: CompressedInputError?
     private var pendingFailure: (any Error)?
-    private var backwards = 0
-    private var emitted = 0
     static let reportLimit = 20
 
     public init(configuration: Configuration, context: PluginContext) throws {
@@ -210,116 +201,102 @@ public final class MotionReplaySource: SourcePlugin {
                 break
             }
         }
-        // The rows kept, by index: their columns are copied after the loop, in bulk when (as
-        // nearly always) they are one run of rows. Their times go into arrays of their own and
-        // join the batch at once: a week of samples makes this loop hot.
-        var kept = [Int]()
-        kept.reserveCapacity(rows.count)
+        // The rows kept: their columns are taken after the loop, whole when (as nearly always)
+        // every row is kept. Their run-clock times go into an array of their own and join the
+        // batch at once: a week of samples makes this loop hot.
+        var kept = KeptRows()
         var uptimes = [Double]()
-        uptimes.reserveCapacity(rows.count)
-        var stamps = [Double]()
-        stamps.reserveCapacity(rows.count)
         var idle: [Int] = []
         var atEnd = !more && pendingFailure == nil
         let hasSteps = !rows.stepPaths.isEmpty
-        let hasExtras = !rows.extras.isEmpty
         let offset = reader.timeOffset
         let start = config.start?.value ?? 0
         let end = config.end?.value ?? .infinity
         let before = batch.count
-        // The replay's running state in locals for the loop, stored back after it.
-        var (firstTime, lastTime, period) = (self.firstTime, self.lastTime, self.period)
-        var (lastRelative, emitted, backwards) = (self.lastRelative, self.emitted, self.backwards)
-        let loopOffset = self.loopOffset
-        var intervals = self.intervals
-        self.intervals = []
-        for i in 0..<rows.count {
-            let finite =
-                !hasExtras && rows.times[i].isFinite && rows.xs[i].isFinite && rows.ys[i].isFinite
-                && rows.zs[i].isFinite
-            if !finite, let (name, value) = nonFinite(rows, i) {
-                if config.nan == .skip {
-                    nonFiniteRows += 1
-                    if nonFiniteRows <= Self.reportLimit {
-                        context.warn(
-                            "dropped \(path):\(rows.lines[i]): \(name) is \(NonFinite.name(value)) (nan: skip)")
+        // The replay's timing in a local for the loop, stored back after it.
+        var timing = self.timing
+        self.timing = ReplayTimes()
+        if let placed = timing.placeAll(rows, start: start, end: end) {
+            uptimes = placed
+            kept = KeptRows(all: rows.count)
+            for i in rows.filled.indices where rows.filled[i] { idle.append(before + i) }
+        } else {
+            uptimes.reserveCapacity(rows.count)
+            for i in 0..<rows.count {
+                if let (name, value) = nonFinite(rows, i) {
+                    if config.nan == .skip {
+                        nonFiniteRows += 1
+                        if nonFiniteRows <= Self.reportLimit {
+                            context.warn(
+                                "dropped \(path):\(rows.lines[i]): \(name) is \(NonFinite.name(value)) (nan: skip)")
+                        }
+                        continue
                     }
-                    continue
-                }
-                // A time cannot be kept: the run clock needs it.
-                if config.nan == .fail || name == "the time" {
-                    let bad = BadRow(
-                        path: path, line: rows.lines[i],
-                        message: "\(name) is \(NonFinite.name(value)), not a finite number"
-                            + (name == "the time" ? "" : " (nan: skip drops such rows, nan: keep passes them on)"))
-                    self.lastRelative = lastRelative
-                    if failsAt(bad, context: context) {
-                        // The rows before it go out; the rest of the buffer is never emitted.
-                        atEnd = false
-                        break
+                    // A time cannot be kept: the run clock needs it.
+                    if config.nan == .fail || name == "the time" {
+                        let bad = BadRow(
+                            path: path, line: rows.lines[i],
+                            message: "\(name) is \(NonFinite.name(value)), not a finite number"
+                                + (name == "the time" ? "" : " (nan: skip drops such rows, nan: keep passes them on)"))
+                        self.timing = timing
+                        if failsAt(bad, context: context) {
+                            // The rows before it go out; the rest of the buffer is never emitted.
+                            atEnd = false
+                            break
+                        }
+                        continue
                     }
-                    continue
                 }
-            }
-            let time = rows.times[i]
-            if firstTime == nil { firstTime = time }
-            if let last = lastTime {
-                if time < last {
-                    backwards += 1
-                    if backwards <= Self.reportLimit {
-                        context.warn(
-                            "\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
+                let time = rows.times[i]
+                if timing.firstTime == nil { timing.firstTime = time }
+                if let last = timing.lastTime {
+                    if time < last {
+                        timing.backwards += 1
+                        if timing.backwards <= Self.reportLimit {
+                            context.warn(
+                                "\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
+                        }
+                    } else {
+                        if timing.emitted < 64 || timing.period == 0 { timing.period = time - last }
+                        if timing.intervals.count < 1024 { timing.intervals.append(time - last) }
                     }
-                } else {
-                    if emitted < 64 || period == 0 { period = time - last }
-                    if intervals.count < 1024 { intervals.append(time - last) }
                 }
+                if timing.lastTime == nil || time > timing.lastTime! { timing.lastTime = time }
+                let relative = time - timing.firstTime!
+                if relative < start { continue }
+                if relative > end {
+                    atEnd = true
+                    break
+                }
+                timing.lastRelative = relative - start
+                uptimes.append(timing.loopOffset + timing.lastRelative)
+                kept.keep(i)
+                if !rows.filled.isEmpty && rows.filled[i] { idle.append(before + uptimes.count - 1) }
+                timing.emitted += 1
             }
-            if lastTime == nil || time > lastTime! { lastTime = time }
-            let relative = time - firstTime!
-            if relative < start { continue }
-            if relative > end {
-                atEnd = true
-                break
-            }
-            lastRelative = relative - start
-            uptimes.append(loopOffset + lastRelative)
-            stamps.append(time + offset)
-            kept.append(i)
-            if !rows.filled.isEmpty && rows.filled[i] { idle.append(before + uptimes.count - 1) }
-            emitted += 1
         }
-        (self.firstTime, self.lastTime, self.period) = (firstTime, lastTime, period)
-        (self.lastRelative, self.emitted, self.backwards) = (lastRelative, emitted, backwards)
-        self.intervals = intervals
+        self.timing = timing
+        var stamps = kept.gather(rows.times)
+        if offset != 0 { for k in stamps.indices { stamps[k] += offset } }
         batch.appendRows(
-            uptimes: uptimes, timestamps: stamps, stepPaths: hasSteps ? Self.gather(rows.stepPaths, kept) : nil,
-            kinds: hasSteps ? Self.gather(rows.kinds, kept) : nil)
-        let xs = Self.gather(rows.xs, kept)
-        let ys = Self.gather(rows.ys, kept)
-        let zs = Self.gather(rows.zs, kept)
-        let extras = rows.extras.isEmpty ? [] : Self.gather(rows.extras, kept)
-        let channels = rows.channels.map { Self.gather($0, kept) }
-        if atEnd && config.loop && emitted > 0 && damage == nil {
+            uptimes: uptimes, timestamps: stamps, stepPaths: hasSteps ? kept.gather(rows.stepPaths) : nil,
+            kinds: hasSteps ? kept.gather(rows.kinds) : nil)
+        let xs = kept.gather(rows.xs)
+        let ys = kept.gather(rows.ys)
+        let zs = kept.gather(rows.zs)
+        let extras = rows.extras.isEmpty ? [] : kept.gather(rows.extras)
+        let channels = rows.channels.map { kept.gather($0) }
+        if atEnd && config.loop && timing.emitted > 0 && damage == nil {
             // Start over: the run clock goes on one sample period after the last sample.
             self.reader = try open()
-            self.loopOffset += lastRelative + period
-            self.firstTime = nil
-            self.lastTime = nil
+            self.timing.loopOffset += timing.lastRelative + timing.period
+            self.timing.firstTime = nil
+            self.timing.lastTime = nil
             return finishBatch(&batch, xs, ys, zs, extras, channels, idle, reader: reader, status: .more)
         }
         return finishBatch(
             &batch, xs, ys, zs, extras, channels, idle, reader: reader, status: atEnd ? .finished : .more,
             context: context)
-    }
-
-    /// `values` at `indices`, which ascend: `values` itself when they are all of it, a slice
-    /// copy when they are one run.
-    private static func gather<T>(_ values: [T], _ indices: [Int]) -> [T] {
-        guard let first = indices.first, let last = indices.last else { return [] }
-        if first == 0 && last == values.count - 1 && indices.count == values.count { return values }
-        if last - first + 1 == indices.count { return Array(values[first...last]) }
-        return indices.map { values[$0] }
     }
 
     private func finishBatch(
@@ -363,11 +340,13 @@ public final class MotionReplaySource: SourcePlugin {
             if badRows > Self.reportLimit {
                 context.warn("skipped \(badRows) bad rows in all (the first \(Self.reportLimit) are listed above)")
             }
-            if backwards > Self.reportLimit { context.warn("\(backwards) timestamps went back in all") }
+            if timing.backwards > Self.reportLimit {
+                context.warn("\(timing.backwards) timestamps went back in all")
+            }
             if let info = reader.info { report(info, context: context) }
             if let rate = measuredRate {
                 context.notice(
-                    "replayed \(emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((rate * 100).rounded() / 100)) Hz"
+                    "replayed \(timing.emitted) samples; sample rate from the timestamps ≈ \(TimeUnit.short((rate * 100).rounded() / 100)) Hz"
                 )
             }
         }
@@ -380,7 +359,9 @@ public final class MotionReplaySource: SourcePlugin {
         badRows += 1
         if context.errorPolicy == .deadLetter {
             // The row's text is gone by now: its file and line stand in for it.
-            context.reject(raw: "\(bad.path):\(bad.line)", uptime: loopOffset + lastRelative, reason: bad.description)
+            context.reject(
+                raw: "\(bad.path):\(bad.line)", uptime: timing.loopOffset + timing.lastRelative, reason: bad.description
+            )
             return false
         }
         if config.onBadRow == .fail && context.errorPolicy == .stop {
@@ -412,7 +393,7 @@ public final class MotionReplaySource: SourcePlugin {
     private func endAtDamage(_ found: CompressedInputError, context: StageContext) -> Bool {
         let place = "\(found.path):compressed byte \(found.gzip.offset)"
         if context.errorPolicy == .deadLetter {
-            context.reject(raw: place, uptime: loopOffset + lastRelative, reason: found.description)
+            context.reject(raw: place, uptime: timing.loopOffset + timing.lastRelative, reason: found.description)
         } else if config.onBadRow == .fail && context.errorPolicy == .stop {
             pendingFailure = found
             return true
@@ -431,6 +412,7 @@ public final class MotionReplaySource: SourcePlugin {
     /// Samples per second from the mean of the first intervals, leaving out gaps (over twice the
     /// median): jitter averages out, and a pause in the recording does not count as a slow rate.
     private var measuredRate: Double? {
+        let intervals = timing.intervals
         guard !intervals.isEmpty else { return nil }
         let median = intervals.sorted()[intervals.count / 2]
         let typical = intervals.filter { $0 <= 2 * median }
@@ -453,13 +435,13 @@ public final class MotionReplaySource: SourcePlugin {
             )
         }
         var fields = info.manifestFields(path: path)
-        fields["samples"] = .int(Int64(emitted))
+        fields["samples"] = .int(Int64(timing.emitted))
         fields["corruptBlocks"] = .int(Int64(f.corruptBlocks))
         fields["gaps"] = .array(
             f.gaps.map { .object(["start": .string(info.date($0.start)), "seconds": .double($0.seconds)]) })
         fields["idleFilled"] = .array(
             f.filled.map { .object(["start": .string(info.date($0.start)), "end": .string(info.date($0.end))]) })
-        if let last = lastTime { fields["end"] = .string(info.date(last + (reader?.timeOffset ?? 0))) }
+        if let last = timing.lastTime { fields["end"] = .string(info.date(last + (reader?.timeOffset ?? 0))) }
         if let rate = measuredRate { fields["measuredRate"] = .double((rate * 1000).rounded() / 1000) }
         if let damage {
             fields["damage"] = .string(damage.description)
