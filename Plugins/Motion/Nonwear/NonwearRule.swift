@@ -34,6 +34,13 @@ struct NonwearRule {
         return q <= 0 ? 0 : q < 1e15 ? Int(q) : Int(1e15)
     }
 
+    /// An offset below which no sample can fall in a step after `b`: a hair under that step's
+    /// start, so a sample below it needs no division, and one at or above it is placed by
+    /// ``block(of:)`` as ever.
+    func lowEdge(after b: Int) -> Double {
+        Double(b + 1) * step * (1 - 1e-9)
+    }
+
     /// Flags the data rows of `chunk` (markers and events get no field) or, when dropping, leaves
     /// out its data rows if they are non-wear.
     func mark(_ chunk: inout Batch, nonwear: Bool) {

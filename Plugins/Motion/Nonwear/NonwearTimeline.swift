@@ -48,17 +48,32 @@ struct NonwearTimeline {
         let yc = batch.column(rule.y)
         let zc = batch.column(rule.z)
         // Unboxed columns, the common case, are read as plain arrays.
-        let xs = xc?.doubles
-        let ys = yc?.doubles
-        let zs = zc?.doubles
+        let xs = xc?.plainDoubles
+        let ys = yc?.plainDoubles
+        let zs = zc?.plainDoubles
         let unboxed = xs != nil && ys != nil && zs != nil
         var unread: [Double] = []
-        for i in from..<batch.count where batch.kinds[i] == .data {
-            let t = batch.timestamps[i]
+        // The open block's spreads in locals, stored back before a block opens and at the end.
+        var last = blocks.count - 1
+        var (bx, by, bz) = (blocks[last].x, blocks[last].y, blocks[last].z)
+        var edge = rule.lowEdge(after: blocks[last].index)
+        let times = batch.timestamps
+        let kinds = batch.kinds
+        for i in from..<batch.count where kinds[i] == .data {
+            let t = times[i]
             if t.isFinite {
                 if t > lastTime { lastTime = t }
-                let b = rule.block(of: t - origin)
-                if b > blocks[blocks.count - 1].index { open(b, at: base + i - from, into: &out) }
+                let offset = t - origin
+                if offset >= edge {
+                    let b = rule.block(of: offset)
+                    if b > blocks[last].index {
+                        (blocks[last].x, blocks[last].y, blocks[last].z) = (bx, by, bz)
+                        open(b, at: base + i - from, into: &out)
+                        last = blocks.count - 1
+                        (bx, by, bz) = (blocks[last].x, blocks[last].y, blocks[last].z)
+                        edge = rule.lowEdge(after: b)
+                    }
+                }
             }
             let x: Double
             let y: Double
@@ -79,11 +94,11 @@ struct NonwearTimeline {
                 unread.append(batch.uptimes[i])
                 continue
             }
-            let last = blocks.count - 1
-            blocks[last].x.add(x)
-            blocks[last].y.add(y)
-            blocks[last].z.add(z)
+            bx.add(x)
+            by.add(y)
+            bz.add(z)
         }
+        (blocks[last].x, blocks[last].y, blocks[last].z) = (bx, by, bz)
         return unread
     }
 
