@@ -67,22 +67,7 @@ enum GravityFit {
         var current = raw
         var errors = [Double](repeating: 0, count: n)
         var target = raw
-        func measure() -> Double {
-            var total = 0.0
-            for i in 0..<n {
-                let (x, y, z) = (current[0][i], current[1][i], current[2][i])
-                let norm = (x * x + y * y + z * z).squareRoot()
-                var e = 0.0
-                for k in 0..<3 {
-                    target[k][i] = current[k][i] / norm
-                    let d = current[k][i] - target[k][i]
-                    e += d * d
-                }
-                errors[i] = e.squareRoot()
-                total += errors[i]
-            }
-            return total / Double(n)
-        }
+        func measure() -> Double { distances(current, targets: &target, errors: &errors) }
         let initial = measure()
         fit.errorBefore = initial * 1000
         fit.errorAfter = initial * 1000
@@ -116,9 +101,11 @@ enum GravityFit {
                 if useT { slope[k] = p[2] + slope[k] * p[1] }
             }
             for k in 0..<3 {
-                for i in 0..<n {
-                    current[k][i] = offset[k] + raw[k][i] * gain[k] + (useT ? centred[i] * slope[k] : 0)
-                }
+                var axis = current[k]
+                current[k] = []  // `axis` the only owner while it is rewritten
+                let (from, a, b, c) = (raw[k], offset[k], gain[k], slope[k])
+                for i in 0..<n { axis[i] = a + from[i] * b + (useT ? centred[i] * c : 0) }
+                current[k] = axis
             }
             let error = measure()
             let improvement = (best.error - error) / best.error
@@ -138,6 +125,29 @@ enum GravityFit {
             fit.reason = "fitted"
         }
         return fit
+    }
+
+    /// Each point's closest point on the unit sphere (into `targets`) and its distance from it
+    /// (into `errors`), for points given as three axis arrays; returns the mean distance.
+    static func distances(_ points: [[Double]], targets: inout [[Double]], errors: inout [Double]) -> Double {
+        let (xs, ys, zs) = (points[0], points[1], points[2])
+        var (tx, ty, tz) = (targets[0], targets[1], targets[2])
+        targets = []  // the three arrays the only owners while they are written
+        var total = 0.0
+        for i in xs.indices {
+            let (x, y, z) = (xs[i], ys[i], zs[i])
+            let norm = (x * x + y * y + z * z).squareRoot()
+            (tx[i], ty[i], tz[i]) = (x / norm, y / norm, z / norm)
+            let (dx, dy, dz) = (x - tx[i], y - ty[i], z - tz[i])
+            var e = 0.0
+            e += dx * dx
+            e += dy * dy
+            e += dz * dz
+            errors[i] = e.squareRoot()
+            total += errors[i]
+        }
+        targets = [tx, ty, tz]
+        return total / Double(xs.count)
     }
 
     /// The `q` quantile with linear interpolation between order statistics (numpy's default).

@@ -18,6 +18,10 @@ struct StillWindows {
     /// The first sample's time, which windows count from; NaN before it.
     private var origin = Double.nan
     private var window = Int.min
+    /// Offsets from `origin` inside which a sample surely falls in `window`: a millisecond in from
+    /// its edges, far beyond the rounding to microseconds, so only samples near an edge (or out
+    /// of order) are placed by the exact rule.
+    private var inside = (low: Double.infinity, high: -Double.infinity)
     /// Sums of the open window, shifted by its first sample so the variance keeps its digits.
     private var n = 0
     private var first = (x: 0.0, y: 0.0, z: 0.0)
@@ -37,13 +41,17 @@ struct StillWindows {
     /// Adds one sample at `time` (seconds); `t` is its temperature, NaN when it has none.
     mutating func add(time: Double, x: Double, y: Double, z: Double, t: Double) {
         if origin.isNaN { origin = time }
-        // Whole microseconds, so a sample on a window's edge falls in the same window however
-        // its time was rounded on the way.
-        let index = Int((((time - origin) * 1e6).rounded() / (length * 1e6)).rounded(.down))
-        if index != window {
-            close()
-            window = index
-            first = (x, y, z)
+        let offset = time - origin
+        if !(offset > inside.low && offset < inside.high) {
+            // Whole microseconds, so a sample on a window's edge falls in the same window however
+            // its time was rounded on the way.
+            let index = Int(((offset * 1e6).rounded() / (length * 1e6)).rounded(.down))
+            if index != window {
+                close()
+                window = index
+                first = (x, y, z)
+                inside = (Double(index) * length + 1e-3, Double(index + 1) * length - 1e-3)
+            }
         }
         let (dx, dy, dz) = (x - first.x, y - first.y, z - first.z)
         n += 1
