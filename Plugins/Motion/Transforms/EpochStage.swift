@@ -23,6 +23,9 @@ struct EpochStage {
     }
 
     private var state = State.unstarted
+    /// |a| of the rows being added, computed ahead of the epoch loop (``EpochSums/norms``).
+    private var scratch: [Double] = []
+    static let chunkLength = 1024
     /// Data samples left out for missing or non-finite axes or time.
     private var leftOut = 0
     static let reportLimit = 20
@@ -61,10 +64,15 @@ struct EpochStage {
         let zc = batch.column(settings.z)
         let wearColumn = batch.column(settings.nonwear)
         // Unboxed columns, the common case, are read as plain arrays.
-        let xs = xc?.doubles
-        let ys = yc?.doubles
-        let zs = zc?.doubles
+        let xs = xc?.plainDoubles
+        let ys = yc?.plainDoubles
+        let zs = zc?.plainDoubles
         let unboxed = xs != nil && ys != nil && zs != nil
+        // |a| is computed a chunk of rows ahead, into the reused scratch buffer.
+        var norms = scratch
+        scratch = []
+        defer { scratch = norms }
+        var chunk = 0..<0
         let flags = wearColumn?.plainBools
         for i in 0..<n {
             guard batch.kinds[i] == .data else {
@@ -101,7 +109,17 @@ struct EpochStage {
                 sums.open(start: start, end: end, uptime: uptime, timestamp: t, stepPath: batch.stepPaths[i])
             }
             let worn = flags.map { !$0[i] } ?? wearColumn.map { !Self.isFlagged($0[i]) } ?? true
-            sums.add(x: x, y: y, z: z, worn: worn, uptime: uptime, metrics: metrics)
+            let r: Double
+            if unboxed {
+                if !chunk.contains(i) {
+                    chunk = i..<min(i + Self.chunkLength, n)
+                    EpochSums.norms(xs!, ys!, zs!, chunk, into: &norms)
+                }
+                r = norms[i - chunk.lowerBound]
+            } else {
+                r = (x * x + y * y + z * z).squareRoot()
+            }
+            sums.add(x: x, y: y, z: z, norm: r, worn: worn, uptime: uptime, metrics: metrics)
         }
         batch = out
     }
