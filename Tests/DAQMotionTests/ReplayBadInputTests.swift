@@ -20,6 +20,14 @@ import Testing
         }
     }
 
+    /// A corrupt time far past Int64's range (the fuzzer's 1.1e46) is named, not a trap.
+    @Test func aTimePastEveryUnitIsReportedAsItIs() throws {
+        let path = recording("huge.csv", "t,x,y,z\n11111111111111111111111111111111111111111111111,0,0,1\n2e46,0,0,1\n")
+        let h = try replay(path, "on_bad_row: skip")
+        _ = replayUntilFailure(h)
+        #expect(h.events.notices.contains { $0.contains("values near 1.111111111111111e+46 look like nanoseconds") })
+    }
+
     @Test func missingFile() {
         let path = tempDirectory() + "/nope.csv"
         #expect(startFailure(path) == "\(path): No such file or directory")

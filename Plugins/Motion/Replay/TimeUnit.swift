@@ -28,9 +28,9 @@ public enum TimeUnit: String, ConfigEnum, Sendable {
             return (unit, "the column name '\(column)' says \(unit.rawValue)")
         }
         guard let first = values.first else { return (.s, "no values; assuming seconds") }
-        if abs(first) > 1e17 { return (.ns, "values near \(Int64(first)) look like nanoseconds since 1970") }
-        if abs(first) > 1e14 { return (.us, "values near \(Int64(first)) look like microseconds since 1970") }
-        if abs(first) > 1e11 { return (.ms, "values near \(Int64(first)) look like milliseconds since 1970") }
+        if abs(first) > 1e17 { return (.ns, "values near \(short(first)) look like nanoseconds since 1970") }
+        if abs(first) > 1e14 { return (.us, "values near \(short(first)) look like microseconds since 1970") }
+        if abs(first) > 1e11 { return (.ms, "values near \(short(first)) look like milliseconds since 1970") }
         let deltas = zip(values.dropFirst(), values).map { $0 - $1 }.filter { $0 > 0 }.sorted()
         if !deltas.isEmpty, values.allSatisfy({ $0 == $0.rounded() }), deltas[deltas.count / 2] >= 1, abs(first) < 1e9 {
             return (.ms, "whole-number times \(Self.short(deltas[deltas.count / 2])) apart look like milliseconds")
@@ -38,7 +38,11 @@ public enum TimeUnit: String, ConfigEnum, Sendable {
         return (.s, "values look like seconds")
     }
 
-    static func short(_ d: Double) -> String { d == d.rounded() ? String(Int64(d)) : String(d) }
+    /// `d` as text, a whole number without its `.0`; one past Int64's range (a corrupt time
+    /// read as 1e46) keeps its exponent rather than trapping.
+    static func short(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 9e18 ? String(Int64(d)) : String(d)
+    }
 }
 
 /// Parses date-time text into seconds since 1970.
