@@ -148,6 +148,47 @@ private final class PlusSumTransform: TransformPlugin, TwoPassTransform {
         #expect(outcome.data("out").map { $0.number("v") } == expected)
     }
 
+    /// A cancel (`daq run`'s signal) while the first pass reads: the pass stops, `start()` throws
+    /// `cancelled`, and the run ends cancelled with no stage of its own started.
+    @Test func aCancelDuringTheFirstPassEndsTheRunCancelledBeforeItBegins() throws {
+        let registry = try PluginRegistry([.source(NumbersSource.self), .transform(PlusSumTransform.self), .collect])
+        let spec = try PipelineLoader(registry: registry, environment: [:], overrides: []).load(
+            text: """
+                name: long
+                clock: virtual
+                sources:
+                  a: {type: numbers, count: 20000000}
+                transforms:
+                  add: {type: plus_sum, inputs: [a]}
+                sinks:
+                  out: {type: collect, inputs: [add]}
+                """, file: "long.yaml")
+        let reading = DispatchSemaphore(value: 0)
+        let run = try PipelineRun(
+            spec: spec, options: RunOptions(flushInterval: 0),
+            observers: [
+                ClosureObserver { event in
+                    if case .notice(_, let message) = event, message.hasPrefix("first pass: reading") {
+                        reading.signal()
+                    }
+                }
+            ])
+        DispatchQueue.global().async {
+            reading.wait()
+            run.cancel()
+        }
+        do {
+            try run.start()
+            Issue.record("the run started after its first pass was cancelled")
+        } catch {
+            #expect(DAQError(error, component: nil, code: .startFailed).code == .cancelled, "\(error)")
+            #expect("\(error)".contains("transforms.add") && "\(error)".contains("first pass"), "\(error)")
+        }
+        let result = run.wait()
+        #expect(result.state == .cancelled)
+        #expect((run.plugin(named: "out") as? CollectSink)?.samples.isEmpty == true)
+    }
+
     @Test func aFailingFirstPassFailsTheStartNamingTheTransform() throws {
         do {
             _ = try Self.run(

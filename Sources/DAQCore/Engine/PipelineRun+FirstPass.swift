@@ -13,6 +13,8 @@ extension PipelineRun {
             do {
                 let result = try firstPass(over: spec.upstream(of: stage.name), for: stage.name)
                 try transform.takeFirstPass(result)
+            } catch let error as DAQError where error.code == .cancelled {
+                throw PipelineStartError(component: component, message: error.message, underlying: error)
             } catch let error as PipelineStartError {
                 throw PipelineStartError(
                     component: component, message: "first pass: \(error)", underlying: error.underlying ?? error)
@@ -33,14 +35,33 @@ extension PipelineRun {
             throw DAQError(.startFailed, "the first pass has no instance of \(name)")
         }
         surveyor.beginFirstPass()
+        // Registered before the checks, as `cancel()` marks the run before it asks for the pass:
+        // a stop that comes before the pass starts is seen by the first check, one that finds
+        // the pass not yet started (and so ignored) by the second, any later one by the pass.
+        firstPassUnderWay.withLock { $0 = pass }
+        defer { firstPassUnderWay.withLock { $0 = nil } }
+        let cancelled = DAQError(.cancelled, "stopped during the first pass over \(name)'s input, before the run began")
+        if endsWhileStarting { throw cancelled }
+        let started = Date()
+        publish(.notice(component: name, message: "first pass: reading its input once before the run"))
         try pass.start()
+        if endsWhileStarting { pass.cancel() }
         let result = pass.wait()
+        if result.state == .cancelled || endsWhileStarting { throw cancelled }
         if let error = result.error { throw error }
         guard result.state == .finished else {
             throw DAQError(.startFailed, "the first pass ended \(result.state.rawValue), not finished")
         }
+        let samples = result.stages.filter { $0.kind == .source }.reduce(0) { $0 + $1.samplesOut }
+        let seconds = (Date().timeIntervalSince(started) * 10).rounded() / 10
+        let message = "first pass: \(samples) samples read in \(seconds) s"
+        recorder.note("\(name): \(message)")
+        publish(.notice(component: name, message: message))
         return try surveyor.firstPassResult()
     }
+
+    /// Whether a stop or cancel came while the run starts, which ends a first pass under way.
+    private var endsWhileStarting: Bool { state.withLock { $0.machine.endsWhileStarting } }
 }
 
 extension PipelineSpec {

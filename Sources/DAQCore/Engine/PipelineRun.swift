@@ -46,6 +46,8 @@ public final class PipelineRun: Sendable {
     /// The stages in pipeline order, and the counters of those a reload retired: one lock, so
     /// a retired stage's counts are never missing from, or counted twice in, ``statistics``.
     let roster = Mutex(Roster())
+    /// The first pass running now, if any: a stop or cancel during ``start()`` cancels it.
+    let firstPassUnderWay = Mutex<PipelineRun?>(nil)
     /// Every stage now, in pipeline order; a reload adds and retires stages while the run goes.
     var stages: [StageRuntime] { roster.withLock { $0.stages } }
     let pool = DispatchQueue(label: "daq.pool", qos: .userInitiated, attributes: .concurrent)
@@ -103,7 +105,12 @@ public final class PipelineRun: Sendable {
         do {
             try runFirstPasses()
         } catch {
-            transition { $0.startFailed(error.daqError, at: Date().timeIntervalSince1970) }
+            let date = Date().timeIntervalSince1970
+            if error.daqError.code == .cancelled {
+                transition { $0.startCancelled(at: date) }
+            } else {
+                transition { $0.startFailed(error.daqError, at: date) }
+            }
             recordEnd()
             throw error
         }
@@ -142,11 +149,15 @@ public final class PipelineRun: Sendable {
     /// Stops every source but `spared`, which ends by itself after emitting what it admitted.
     func stop(sparing spared: StageRuntime?) {
         tell(transition { $0.stop() }, sparing: spared)
+        // Half a first pass fits nothing: a stop asked for during one ends the run unstarted.
+        firstPassUnderWay.withLock { $0 }?.cancel()
     }
 
-    /// Stops at once: sources stop, buffered samples are discarded, sinks close.
+    /// Stops at once: sources stop, buffered samples are discarded, sinks close. During a first
+    /// pass (in ``start()``) it cancels that pass, and `start()` throws a `cancelled` error.
     public func cancel() {
         tell(transition { $0.cancel() })
+        firstPassUnderWay.withLock { $0 }?.cancel()
     }
 
     /// Sends the stages what a transition asks of them, as messages on their queues.

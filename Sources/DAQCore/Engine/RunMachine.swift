@@ -126,6 +126,19 @@ struct RunMachine {
         }
     }
 
+    /// Whether a stop or a cancel came while the plugins start: a first pass under way then ends.
+    var endsWhileStarting: Bool {
+        if case .starting(let pending, _) = state { return pending != .none }
+        return false
+    }
+
+    /// A stop or cancel ended the run during its first pass, before any stage started.
+    mutating func startCancelled(at date: Double) -> Action {
+        guard case .starting = state else { return illegal("startCancelled") }
+        state = .ended(.cancelled, failure: nil, endDate: date)
+        return .none
+    }
+
     mutating func startFailed(_ error: DAQError, at date: Double) -> Action {
         guard case .starting = state else { return illegal("startFailed") }
         state = .ended(.failed, failure: error, endDate: date)
