@@ -132,18 +132,32 @@ final class BatchRunner: Sendable {
         var directories: [String] = []
         do {
             let run = try PipelineRun(spec: spec, options: RunOptions(contentHash: .sha256))
-            try run.start()
-            // Registered and checked under one lock: an interrupt either sees this run or is seen here.
+            // Registered and checked under one lock before the start, whose first pass (calibration:
+            // auto) may take a while: an interrupt either sees this run or is seen here.
             let late = state.withLock { s -> Bool in
                 s.active[ObjectIdentifier(run)] = run
                 return s.interrupted
             }
-            if late { run.cancel() }
-            let outcome = run.wait()
-            let interrupted = state.withLock { s -> Bool in
-                s.active[ObjectIdentifier(run)] = nil
-                return s.interrupted
+            func unregister() -> Bool {
+                state.withLock { s -> Bool in
+                    s.active[ObjectIdentifier(run)] = nil
+                    return s.interrupted
+                }
             }
+            do {
+                if late { throw DAQError(.cancelled, "interrupted before it started") }
+                try run.start()
+            } catch {
+                guard unregister() else { throw error }
+                discard(run, item: item)
+                return BatchResult(
+                    input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .interrupted,
+                    error: nil)
+            }
+            // An interrupt that came while the run was not yet starting found nothing to cancel.
+            if isInterrupted { run.cancel() }
+            let outcome = run.wait()
+            let interrupted = unregister()
             if interrupted && outcome.state != .finished {
                 discard(run, item: item)
                 return BatchResult(

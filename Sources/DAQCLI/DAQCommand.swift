@@ -24,7 +24,8 @@ public struct DAQCommand: ParsableCommand {
               1   runtime failure (a stage failed or the run's manifest could not be written)
               2   invalid configuration (every problem is printed as FILE:LINE:COLUMN)
               64  usage error (unknown option, missing argument)
-              130 cancelled: daq run after a second SIGINT/SIGTERM, daq batch after the first
+              130 cancelled: daq run after a second SIGINT/SIGTERM (the first while it starts),
+                  daq batch after the first
 
             Shell completion (pipeline files, plugin types, options):
               daq --generate-completion-script bash > /etc/bash_completion.d/daq

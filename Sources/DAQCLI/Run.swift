@@ -13,6 +13,8 @@ extension DAQCommand {
             discussion: """
                 The first SIGINT (Ctrl-C) or SIGTERM stops gracefully: sources stop, buffers drain, \
                 sinks flush and close, and daq exits 0 with a summary. A second one cancels at once \
+                (exit 130). While the run starts, as during the first pass of calibration: auto (which \
+                reads the recording once before the run and writes nothing), the first one cancels \
                 (exit 130). A run whose sources are all finite ends by itself once everything has drained.
 
                 On a terminal a status line shows samples/s per stage (not when a console sink prints \
@@ -128,8 +130,25 @@ extension DAQCommand {
             let run: PipelineRun
             do {
                 run = try PipelineRun(spec: spec, options: options, observers: observers)
-                try run.start()
             } catch {
+                printError("daq: cannot start \(file): \(error)")
+                throw ExitStatus.of(startFailure: error)
+            }
+            // A first pass (calibration: auto) reads the whole recording inside start(): a signal
+            // then cancels it, as one during the plugins' starts cancels the run once started.
+            let startSignals = SignalSources([SIGINT, SIGTERM], label: "daq.start-signals") { _ in
+                printError("\ndaq: cancelling before the run began")
+                run.cancel()
+            }
+            do {
+                try run.start()
+                startSignals.restore()
+            } catch {
+                startSignals.restore()
+                if DAQError(error, component: nil, code: .startFailed).code == .cancelled {
+                    printError("daq: cancelled \(file): \(error)")
+                    throw ExitStatus.cancelled
+                }
                 printError("daq: cannot start \(file): \(error)")
                 throw ExitStatus.of(startFailure: error)
             }

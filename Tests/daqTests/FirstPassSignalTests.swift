@@ -1,0 +1,66 @@
+import DAQTesting
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `daq run` with `calibration: auto` reads the recording once before the run (its first pass):
+/// a signal then cancels at once, with exit 130 and nothing written, rather than killing the
+/// process or waiting for the whole recording to be read.
+@Suite("daq run: a signal during the first pass")
+struct FirstPassSignalTests {
+    @Test func aSignalDuringTheFirstPassCancelsWithNothingWritten() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-firstpass-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A FIFO holds the first pass in its read for as long as the test keeps it open: the
+        // signal surely comes while the pass is under way, with no timing involved.
+        let fifo = dir.appendingPathComponent("wrist.csv").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let output = dir.appendingPathComponent("out").path
+        let pipeline = dir.appendingPathComponent("calibrated.yaml")
+        try """
+        name: calibrated
+        clock: virtual
+        sources:
+          wrist: {type: motion.replay, path: "\(fifo)", format: csv}
+        transforms:
+          cal: {type: motion.calibrate, inputs: [wrist], calibration: auto}
+        sinks:
+          log: {type: logger.csv, inputs: [cal], directory: "\(output)"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+
+        let p = Process()
+        p.executableURL = DAQBinary.url
+        p.arguments = ["run", pipeline.path, "--status", "never"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        // Opening blocks until the first pass opens the FIFO to read it.
+        let writer = try #require(FileHandle(forWritingAtPath: fifo))
+        writer.write(Data("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n".utf8))
+        var seen = ""
+        func read(until text: String) {
+            while !seen.contains(text) {
+                let chunk = err.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        read(until: "first pass: reading its input once before the run")
+        kill(p.processIdentifier, SIGINT)
+        read(until: "cancelling before the run began")
+        // The pass, told to stop, ends at its next read: the end of the FIFO.
+        try writer.close()
+        seen += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let status = p.reapExitStatus()
+
+        #expect(status == 130, "stderr: \(seen)")
+        #expect(
+            seen.contains("daq: cancelled \(pipeline.path): transforms.cal: stopped during the first pass"), "\(seen)")
+        #expect(!FileManager.default.fileExists(atPath: output), "no run directory is made before the run begins")
+    }
+}
