@@ -7,11 +7,12 @@ import Testing
 /// finite, in order and inside `start…end` takes the bulk path, any other the row-by-row rule,
 /// and a recording that mixes both must come out as if read in one piece.
 @Suite struct ReplayBatchSizeTests {
-    /// 10 Hz with jitter, a repeated time, a time going back, a NaN row and a gap.
+    /// 10 Hz with jitter, a repeated time, a time going back, a NaN row and a gap; over 1,024
+    /// rows, so a loop starts over with the replay's intervals already gathered.
     private static let text: String = {
         var lines = ["t,x,y,z"]
         var t = 0.0
-        for i in 0..<400 {
+        for i in 0..<1200 {
             t += 0.1 + Double(i % 7) * 0.001
             if i == 50 { t -= 0.1 }  // the same time as the row before
             if i == 120 { t -= 0.35 }  // back by a quarter second
@@ -32,7 +33,7 @@ import Testing
 
     @Test(arguments: ["", "start: 3 s\nend: 30 s", "loop: true"])
     func everyBatchSizePlacesTheRowsAsOneBatchDoes(options: String) throws {
-        let limit = options.contains("loop") ? 1000 : Int.max
+        let limit = options.contains("loop") ? 3000 : Int.max
         let path = recording("mixed.csv", Self.text)
         let (whole, wholeEvents) = try read(path, options, batchSize: 4096, limit: limit)
         #expect(whole.count > 200)

@@ -248,31 +248,18 @@ public final class MotionReplaySource: SourcePlugin {
                     }
                 }
                 let time = rows.times[i]
-                if timing.firstTime == nil { timing.firstTime = time }
-                if let last = timing.lastTime {
-                    if time < last {
-                        timing.backwards += 1
-                        if timing.backwards <= Self.reportLimit {
-                            context.warn(
-                                "\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(last - time)) s")
-                        }
-                    } else {
-                        if timing.emitted < 64 || timing.period == 0 { timing.period = time - last }
-                        if timing.intervals.count < 1024 { timing.intervals.append(time - last) }
-                    }
+                if let back = timing.see(time), timing.backwards <= Self.reportLimit {
+                    context.warn("\(path):\(rows.lines[i]): timestamp goes back by \(TimeUnit.short(back)) s")
                 }
-                if timing.lastTime == nil || time > timing.lastTime! { timing.lastTime = time }
                 let relative = time - timing.firstTime!
                 if relative < start { continue }
                 if relative > end {
                     atEnd = true
                     break
                 }
-                timing.lastRelative = relative - start
-                uptimes.append(timing.loopOffset + timing.lastRelative)
+                uptimes.append(timing.emit(relative: relative - start))
                 kept.keep(i)
                 if !rows.filled.isEmpty && rows.filled[i] { idle.append(before + uptimes.count - 1) }
-                timing.emitted += 1
             }
         }
         self.timing = timing

@@ -20,9 +20,36 @@ struct ReplayTimes {
     var backwards = 0
     var emitted = 0
 
+    /// Takes the time of the next row read (kept or not): the first and latest time, the
+    /// spacing over the first 64 rows emitted (and on while it is 0), the first 1024 intervals.
+    /// - Returns: how far the time goes back from the latest, when it does; `nil` otherwise.
+    mutating func see(_ time: Double) -> Double? {
+        if firstTime == nil { firstTime = time }
+        var back: Double?
+        if let last = lastTime {
+            if time < last {
+                backwards += 1
+                back = last - time
+            } else {
+                if emitted < 64 || period == 0 { period = time - last }
+                if intervals.count < 1024 { intervals.append(time - last) }
+            }
+        }
+        if lastTime == nil || time > lastTime! { lastTime = time }
+        return back
+    }
+
+    /// Emits a row `relative` seconds after `start`: returns its run-clock time.
+    mutating func emit(relative: Double) -> Double {
+        lastRelative = relative
+        emitted += 1
+        return loopOffset + relative
+    }
+
     /// The run-clock time of every row of `rows` when each is a finite data sample, in order,
-    /// and inside `start…end` after the first time: the common case, placed in two plain passes
-    /// as the row-by-row rule would place them. `nil`, with nothing changed, otherwise.
+    /// and inside `start…end` after the first time: the common case, placed in plain passes as
+    /// ``see(_:)`` and ``emit(relative:)`` row by row would place them. `nil`, with nothing
+    /// changed, otherwise.
     mutating func placeAll(_ rows: RowBuffer, start: Double, end: Double) -> [Double]? {
         let times = rows.times
         guard let head = times.first, rows.extras.isEmpty, rows.stepPaths.isEmpty, rows.kinds.isEmpty else {
@@ -36,34 +63,22 @@ struct ReplayTimes {
             previous = t
         }
         let first = firstTime ?? head
-        guard head - first >= start && times[times.count - 1] - first <= end else { return nil }
+        let last = times[times.count - 1]
+        guard head - first >= start && last - first <= end else { return nil }
         firstTime = first
+        // Row by row while the rule can still change something; after that, in order, the rows
+        // only move the latest time and the count.
         var i = 0
-        if let last = lastTime {
-            // The spacing is followed over the first 64 rows, and on while it is 0.
-            var before = last
-            while i < times.count && (emitted + i < 64 || period == 0 || intervals.count < 1024) {
-                if emitted + i < 64 || period == 0 { period = times[i] - before }
-                if intervals.count < 1024 { intervals.append(times[i] - before) }
-                before = times[i]
-                i += 1
-            }
-        } else {
-            // The very first row has no interval before it; the next ones do.
-            var before = head
-            i = 1
-            while i < times.count && (emitted + i < 64 || period == 0 || intervals.count < 1024) {
-                if emitted + i < 64 || period == 0 { period = times[i] - before }
-                if intervals.count < 1024 { intervals.append(times[i] - before) }
-                before = times[i]
-                i += 1
-            }
+        while i < times.count && (emitted < 64 || period == 0 || intervals.count < 1024) {
+            _ = see(times[i])
+            emitted += 1
+            i += 1
         }
-        lastTime = times[times.count - 1]
+        lastTime = last
+        emitted += times.count - i
         var uptimes = [Double](repeating: 0, count: times.count)
         for k in times.indices { uptimes[k] = loopOffset + ((times[k] - first) - start) }
-        lastRelative = (times[times.count - 1] - first) - start
-        emitted += times.count
+        lastRelative = (last - first) - start
         return uptimes
     }
 }
