@@ -196,10 +196,7 @@ struct NonwearTimeline {
             rule.mark(&piece, nonwear: nonwear)
             pieces.append(piece)
         }
-        // Joined in one go, each column allocated once at its final size.
-        var rows = Batch(stream: out.stream)
-        rows.append(contentsOf: pieces)
-        out.append(contentsOf: rows)
+        out.append(contentsOf: pieces)
         if nonwear { span = s }
     }
 }

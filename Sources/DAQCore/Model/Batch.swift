@@ -247,31 +247,30 @@ public struct Batch: Sendable {
     }
 
     /// Appends every sample of `pieces`, in order, aligning columns by name. When the pieces
-    /// share their columns (as the batches of one stream do), each array grows once to its
-    /// final size, so every row is copied once: how a stage that held rows back passes them on.
+    /// share their columns, as the batches of one stream do, they are joined with each array
+    /// allocated once at its final size (and an empty batch takes the join as it is), so their
+    /// rows are not copied again and again: how a stage that held rows back passes them on.
     public mutating func append(contentsOf pieces: [Batch]) {
         guard let head = pieces.first else { return }
         let names = head.columns.map(\.name)
-        guard isEmpty && columns.isEmpty && pieces.allSatisfy({ $0.columns.map(\.name) == names }) else {
+        guard pieces.count > 1, pieces.allSatisfy({ $0.columns.map(\.name) == names }) else {
             for piece in pieces { append(contentsOf: piece) }
             return
         }
         let total = pieces.reduce(0) { $0 + $1.count }
-        uptimes.reserveCapacity(total)
-        timestamps.reserveCapacity(total)
-        stepPaths.reserveCapacity(total)
-        kinds.reserveCapacity(total)
+        var joined = Batch(stream: stream, capacity: total)
         for piece in pieces {
-            uptimes.append(contentsOf: piece.uptimes)
-            timestamps.append(contentsOf: piece.timestamps)
-            stepPaths.append(contentsOf: piece.stepPaths)
-            kinds.append(contentsOf: piece.kinds)
+            joined.uptimes.append(contentsOf: piece.uptimes)
+            joined.timestamps.append(contentsOf: piece.timestamps)
+            joined.stepPaths.append(contentsOf: piece.stepPaths)
+            joined.kinds.append(contentsOf: piece.kinds)
         }
-        columns = names.indices.map { j in
+        joined.columns = names.indices.map { j in
             var column = Column(name: names[j], storage: head.columns[j].storage.emptied(reserving: total))
             for piece in pieces { column.append(contentsOf: piece.columns[j]) }
             return column
         }
+        append(contentsOf: joined)
     }
 
     /// Appends every sample of `other`, aligning columns by name.
