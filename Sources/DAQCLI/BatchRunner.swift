@@ -144,26 +144,26 @@ final class BatchRunner: Sendable {
                     return s.interrupted
                 }
             }
-            do {
-                if late { throw DAQError(.cancelled, "interrupted before it started") }
-                try run.start()
-            } catch {
-                guard unregister() else { throw error }
+            func interrupted() -> BatchResult {
                 discard(run, item: item)
                 return BatchResult(
                     input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .interrupted,
                     error: nil)
+            }
+            if late {
+                _ = unregister()
+                return interrupted()
+            }
+            do {
+                try run.start()
+            } catch {
+                guard unregister() else { throw error }
+                return interrupted()
             }
             // An interrupt that came while the run was not yet starting found nothing to cancel.
             if isInterrupted { run.cancel() }
             let outcome = run.wait()
-            let interrupted = unregister()
-            if interrupted && outcome.state != .finished {
-                discard(run, item: item)
-                return BatchResult(
-                    input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .interrupted,
-                    error: nil)
-            }
+            if unregister() && outcome.state != .finished { return interrupted() }
             directories = run.recorder.directories.map { Self.relative($0, to: item.directory) }
             let samples = outcome.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
             result = BatchResult(

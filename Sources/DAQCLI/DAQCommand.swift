@@ -80,11 +80,15 @@ enum ExitStatus {
     static let cancelled = ExitCode(130)
 
     /// A plugin that refuses its settings while being built (a fit file that cannot be read, a
-    /// port out of range) is a configuration error, 2, like one the validator finds; anything
-    /// else that stops a run from starting (a device that is busy) is 1.
+    /// port out of range) is a configuration error, 2, like one the validator finds; a signal
+    /// during the start (a first pass under way) is a cancel, 130; anything else that stops a
+    /// run from starting (a device that is busy) is 1.
     static func of(startFailure error: any Error) -> ExitCode {
-        DAQError(error, component: nil, code: .startFailed).code == .invalidConfiguration
-            ? invalidConfiguration : runtimeFailure
+        switch DAQError(error, component: nil, code: .startFailed).code {
+        case .invalidConfiguration: return invalidConfiguration
+        case .cancelled: return cancelled
+        default: return runtimeFailure
+        }
     }
 }
 

@@ -145,12 +145,9 @@ extension DAQCommand {
                 startSignals.restore()
             } catch {
                 startSignals.restore()
-                if DAQError(error, component: nil, code: .startFailed).code == .cancelled {
-                    printError("daq: cancelled \(file): \(error)")
-                    throw ExitStatus.cancelled
-                }
-                printError("daq: cannot start \(file): \(error)")
-                throw ExitStatus.of(startFailure: error)
+                let status = ExitStatus.of(startFailure: error)
+                printError("daq: \(status == ExitStatus.cancelled ? "cancelled" : "cannot start") \(file): \(error)")
+                throw status
             }
             if trigger != nil || cancelKey != nil, !run.listensForCommands {
                 run.cancel()

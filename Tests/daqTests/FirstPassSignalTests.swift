@@ -1,4 +1,3 @@
-import DAQTesting
 import Foundation
 import Testing
 
@@ -32,35 +31,21 @@ struct FirstPassSignalTests {
           log: {type: logger.csv, inputs: [cal], directory: "\(output)"}
         """.write(to: pipeline, atomically: true, encoding: .utf8)
 
-        let p = Process()
-        p.executableURL = DAQBinary.url
-        p.arguments = ["run", pipeline.path, "--status", "never"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
+        let daq = try LiveProcess(["run", pipeline.path, "--status", "never"])
         // Opening blocks until the first pass opens the FIFO to read it.
         let writer = try #require(FileHandle(forWritingAtPath: fifo))
         writer.write(Data("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n".utf8))
-        var seen = ""
-        func read(until text: String) {
-            while !seen.contains(text) {
-                let chunk = err.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                seen += String(decoding: chunk, as: UTF8.self)
-            }
-        }
-        read(until: "first pass: reading its input once before the run")
-        kill(p.processIdentifier, SIGINT)
-        read(until: "cancelling before the run began")
+        try #require(daq.line { $0.contains("first pass: reading its input once before the run") } != nil)
+        kill(daq.process.processIdentifier, SIGINT)
+        try #require(daq.line { $0.contains("cancelling before the run began") } != nil, "\(daq.stderr)")
         // The pass, told to stop, ends at its next read: the end of the FIFO.
         try writer.close()
-        seen += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let status = p.reapExitStatus()
+        let status = daq.finish()
 
-        #expect(status == 130, "stderr: \(seen)")
+        #expect(status == 130, "stderr: \(daq.stderr)")
         #expect(
-            seen.contains("daq: cancelled \(pipeline.path): transforms.cal: stopped during the first pass"), "\(seen)")
+            daq.stderr.contains("daq: cancelled \(pipeline.path): transforms.cal: stopped during the first pass"),
+            "\(daq.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output), "no run directory is made before the run begins")
     }
 }
