@@ -13,9 +13,9 @@ extension DAQCommand {
             discussion: """
                 The first SIGINT (Ctrl-C) or SIGTERM stops gracefully: sources stop, buffers drain, \
                 sinks flush and close, and daq exits 0 with a summary. A second one cancels at once \
-                (exit 130). While the run starts, as during the first pass of calibration: auto (which \
-                reads the recording once before the run and writes nothing), the first one cancels \
-                (exit 130). A run whose sources are all finite ends by itself once everything has drained.
+                (exit 130). During the first pass of calibration: auto (which reads the recording once \
+                before the run and writes nothing) the first one ends the run before it begins (exit \
+                130). A run whose sources are all finite ends by itself once everything has drained.
 
                 On a terminal a status line shows samples/s per stage (not when a console sink prints \
                 to the same terminal); notes and warnings are written above it. --events jsonl writes every \
@@ -134,21 +134,19 @@ extension DAQCommand {
                 printError("daq: cannot start \(file): \(error)")
                 throw ExitStatus.of(startFailure: error)
             }
-            // A first pass (calibration: auto) reads the whole recording inside start(): a signal
-            // then cancels it, as one during the plugins' starts cancels the run once started.
-            let startSignals = SignalSources([SIGINT, SIGTERM], label: "daq.start-signals") { _ in
-                printError("\ndaq: cancelling before the run began")
-                run.cancel()
-            }
+            // One trap from here to the end, so no signal falls between two: one during start()
+            // (a first pass reads the whole recording there) ends that pass and the run.
+            let group = RunServiceGroup(run: run, logger: logger)
+            let signals = SignalHandler(run: run, group: group)
+            defer { signals.restore() }
             do {
                 try run.start()
-                startSignals.restore()
             } catch {
-                startSignals.restore()
                 let status = ExitStatus.of(startFailure: error)
                 printError("daq: \(status == ExitStatus.cancelled ? "cancelled" : "cannot start") \(file): \(error)")
                 throw status
             }
+            signals.runStarted()
             if trigger != nil || cancelKey != nil, !run.listensForCommands {
                 run.cancel()
                 _ = run.wait()
@@ -178,14 +176,11 @@ extension DAQCommand {
                     run: run, trigger: trigger.flatMap(KeyTriggers.byte), cancel: cancelKey.flatMap(KeyTriggers.byte))
                 : nil
             defer { keys?.restore() }
-            let group = RunServiceGroup(run: run, logger: logger)
-            let signals = SignalHandler(run: run, group: group)
             let printsToStdout = spec.components.contains { $0.plugin.typeName == ConsoleSink.typeName }
             let statusLine = StatusLine(run: run, enabled: status.enabled(samplesOnStdout: printsToStdout))
             group.runUntilEnded()
             let result = run.wait()
             statusLine.stop()
-            signals.restore()
             if !quiet { printError(RunSummary.text(result, pipeline: spec.name)) }
             switch result.state {
             case .finished where result.recordProblems.isEmpty: return

@@ -37,7 +37,7 @@ struct FirstPassSignalTests {
         writer.write(Data("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n".utf8))
         try #require(daq.line { $0.contains("first pass: reading its input once before the run") } != nil)
         kill(daq.process.processIdentifier, SIGINT)
-        try #require(daq.line { $0.contains("cancelling before the run began") } != nil, "\(daq.stderr)")
+        try #require(daq.line { $0.contains("daq: stopping while the run starts") } != nil, "\(daq.stderr)")
         // The pass, told to stop, ends at its next read: the end of the FIFO.
         try writer.close()
         let status = daq.finish()

@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import DAQCLI
+
+/// libdispatch installs its handler for a signal only when the process's first source for it
+/// registers; a restore (SIG_DFL) followed by new sources left the signal ignored, and `daq run`,
+/// which took SIGINT and SIGTERM first during its start and again for the run, lost both.
+@Suite("signal sources taken again after a restore")
+struct SignalSourcesTests {
+    static func runsAHandler(_ signal: Int32) -> Bool {
+        var action = sigaction()
+        sigaction(signal, nil, &action)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1
+    }
+
+    @Test func aSignalTakenAgainAfterARestoreStillArrives() {
+        // SIGUSR2: nothing else in the test process sends or watches it.
+        let first = SignalSources([SIGUSR2], label: "test.signals.first") { _ in }
+        #expect(Self.runsAHandler(SIGUSR2), "the first sources install libdispatch's handler")
+        first.restore()
+        #expect(!Self.runsAHandler(SIGUSR2), "a restore gives the default action back")
+
+        let arrived = DispatchSemaphore(value: 0)
+        let second = SignalSources([SIGUSR2], label: "test.signals.second") { _ in arrived.signal() }
+        defer { second.restore() }
+        // Left SIG_IGN, the kernel discards the signal whenever the main thread does not block it.
+        #expect(Self.runsAHandler(SIGUSR2), "libdispatch's handler is back, not SIG_IGN")
+        kill(getpid(), SIGUSR2)
+        #expect(arrived.wait(timeout: .now() + 30) == .success, "the second sources see the signal")
+    }
+}
