@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension Process {
     /// Waits for this child by its pid and returns its exit status, or the signal that ended it,
@@ -16,5 +17,23 @@ extension Process {
         }
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : signal
+    }
+
+    /// ``reapExitStatus()``, waiting at most `seconds`: a child still running then is killed
+    /// (SIGKILL) and reaped, and the answer is nil. A test that waits for a child it told to
+    /// stop then fails, rather than hangs, when the child missed what it was told.
+    public func reapExitStatus(within seconds: Double) -> Int32? {
+        let status = Mutex<Int32?>(nil)
+        let reaped = DispatchSemaphore(value: 0)
+        let reaper = Thread { [self] in
+            let code = reapExitStatus()
+            status.withLock { $0 = code }
+            reaped.signal()
+        }
+        reaper.start()
+        if reaped.wait(timeout: .now() + seconds) == .success { return status.withLock { $0 } }
+        kill(processIdentifier, SIGKILL)
+        reaped.wait()
+        return nil
     }
 }

@@ -55,7 +55,7 @@ public final class ServiceProcess: @unchecked Sendable {
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         let service = ServiceProcess(process: p)
-        try p.run()
+        try p.runUnblocked()
         let reader = Thread { service.read(out.fileHandleForReading) }
         SignalMask.startingThread { reader.start() }
         let errorReader = Thread {
@@ -165,11 +165,16 @@ public final class ServiceProcess: @unchecked Sendable {
         return reap()
     }
 
-    /// Stops the program with SIGTERM and waits for it to exit.
-    public func stop() {
+    /// Stops the program with SIGTERM and waits for it to exit; one that has not after
+    /// `timeout` seconds is killed (SIGKILL), so a program that missed the signal fails the
+    /// test that waits for it rather than hanging it.
+    public func stop(timeout: Double = 60) {
         guard reapedStatus.withLock({ $0 }) == nil else { return }
         if process.isRunning { send(SIGTERM) }
-        _ = reap()
+        reapedStatus.withLock { known in
+            guard known == nil else { return }
+            known = process.reapExitStatus(within: timeout) ?? SIGKILL
+        }
     }
 
     /// Reaps the process once (``Foundation/Process/reapExitStatus()``) and remembers how it ended.

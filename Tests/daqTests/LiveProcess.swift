@@ -1,11 +1,16 @@
+import DAQTesting
 import Foundation
+import Testing
 
 /// A `daq` process the test talks to while it runs: its stdin is the test's pipe, and its
-/// stdout and stderr are collected line by line as they come.
+/// stdout and stderr are collected line by line as they come. It starts as from a shell, with no
+/// signal blocked, so the signals a test sends reach it as a user's would.
 final class LiveProcess: @unchecked Sendable {
     let process = Process()
     let input = Pipe()
     private let errPipe = Pipe()
+    /// Kept for as long as the process is, so that unread it fills rather than breaks.
+    private let outPipe = Pipe()
     private let condition = NSCondition()
     private var lines: [String] = []
     private var outLines: [String] = []
@@ -13,21 +18,27 @@ final class LiveProcess: @unchecked Sendable {
     /// stdout and stderr not read to their end yet.
     private var unread = 2
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `readsStdout: false` leaves standard output to fill its pipe, as a reader that stopped
+    /// reading does.
+    init(_ arguments: [String], environment: [String: String] = [:], readsStdout: Bool = true) throws {
         process.executableURL = DAQBinary.url
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe()
+        let out = outPipe
         let err = errPipe
         process.standardInput = input
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runUnblocked()
         collect(err) { $0.lines.append($1) }
-        collect(out) { $0.outLines.append($1) }
+        if readsStdout {
+            collect(out) { $0.outLines.append($1) }
+        } else {
+            unread -= 1
+        }
     }
 
     private func collect(_ pipe: Pipe, _ add: @escaping @Sendable (LiveProcess, String) -> Void) {
@@ -98,14 +109,18 @@ final class LiveProcess: @unchecked Sendable {
 
     /// Waits for the process to end (after closing its stdin) and for what it wrote to be read
     /// (its exit comes before its last output is: reading stdout at the exit missed lines under
-    /// load), and returns its exit status.
-    func finish() -> Int32 {
+    /// load), and returns its exit status. One still running after `timeout` seconds is killed,
+    /// and the test fails, rather than hangs, with what it printed.
+    func finish(timeout: Double = 120) -> Int32 {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        guard let status = process.reapExitStatus(within: timeout) else {
+            Issue.record("daq did not exit within \(timeout) s, and was killed; stderr:\n\(stderr)")
+            return -1
+        }
         let deadline = Date(timeIntervalSinceNow: 30)
         condition.lock()
         while unread > 0 && condition.wait(until: deadline) {}
         condition.unlock()
-        return process.terminationStatus
+        return status
     }
 }

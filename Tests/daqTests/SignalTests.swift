@@ -77,28 +77,16 @@ struct SignalTests {
           log: {type: file, inputs: [gen], path: "\(output.path)"}
         """.write(to: pipeline, atomically: true, encoding: .utf8)
 
-        let p = Process()
-        p.executableURL = DAQBinary.url
-        p.arguments = ["run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        // Wait until the sink has delivered something: read events until the first `delivered`.
-        var seen = ""
-        let handle = err.fileHandleForReading
-        while !seen.contains("\"event\":\"delivered\"") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(seen.contains("\"event\":\"delivered\""))
-        kill(p.processIdentifier, SIGINT)
-        let rest = handle.readDataToEndOfFile()
-        p.waitUntilExit()
-        seen += String(decoding: rest, as: UTF8.self)
+        let daq = try LiveProcess([
+            "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never",
+        ])
+        // Wait until the sink has delivered something.
+        try #require(daq.line { $0.contains("\"event\":\"delivered\"") } != nil, "\(daq.stderr)")
+        kill(daq.process.processIdentifier, SIGINT)
+        let status = daq.finish()
+        let seen = daq.stderr
 
-        #expect(p.terminationStatus == 0, "stderr: \(seen.suffix(2000))")
+        #expect(status == 0, "stderr: \(seen.suffix(2000))")
         #expect(seen.contains("endless: finished"))
         let text = try String(contentsOf: output, encoding: .utf8)
         #expect(text.hasSuffix("\n"), "the last line is complete")
@@ -116,36 +104,16 @@ struct SignalTests {
     @Test func aSecondSignalCancelsEvenWhenASinkIsStuck() throws {
         // The console sink writes into a pipe nobody reads: once the pipe is full the sink is stuck
         // in write(2), backpressure reaches the source, and a graceful stop cannot drain.
-        let p = Process()
-        p.executableURL = DAQBinary.url
-        p.arguments = [
-            "run", "pipelines/bench-engine.yaml", "--set", "sinks.discard.type=console", "--set",
-            "sinks.discard.inputs=gen",
-            "--events", "jsonl", "--status", "never",
-        ]
-        p.currentDirectoryURL = DAQBinary.repository
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        var seen = ""
-        while !seen.contains("\"event\":\"backpressure\"") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(seen.contains("backpressure"))
-        kill(p.processIdentifier, SIGINT)
-        while !seen.contains("daq: stopping") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        kill(p.processIdentifier, SIGINT)
-        _ = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 130)
+        let daq = try LiveProcess(
+            [
+                "run", "pipelines/bench-engine.yaml", "--set", "sinks.discard.type=console", "--set",
+                "sinks.discard.inputs=gen", "--events", "jsonl", "--status", "never",
+            ], readsStdout: false)
+        try #require(daq.line { $0.contains("backpressure") } != nil, "\(daq.stderr)")
+        kill(daq.process.processIdentifier, SIGINT)
+        try #require(daq.line { $0.contains("daq: stopping") } != nil, "\(daq.stderr)")
+        kill(daq.process.processIdentifier, SIGINT)
+        #expect(daq.finish() == 130, "\(daq.stderr.suffix(2000))")
     }
 
     @Test func exitCodesDistinguishBadConfigurationFromSuccess() throws {
