@@ -16,7 +16,9 @@ import Foundation
 public final class OutputFile {
     /// The path, or `-` for standard output.
     public let path: String
-    private let fd: Int32
+    /// The descriptor written to; nil once ``close()`` gave it back, so that a second close
+    /// cannot close the descriptor the process has since reused for another file.
+    private var fd: Int32?
     private let ownsDescriptor: Bool
     private var buffer: [UInt8] = []
     /// Bytes written (buffered included) since opening.
@@ -95,6 +97,10 @@ public final class OutputFile {
     /// Hands every buffered byte to the kernel.
     /// - Throws: ``OutputFileError`` (a full disk, a closed pipe).
     public func flush() throws {
+        guard let fd else {
+            if buffer.isEmpty { return }
+            throw OutputFileError(path: path, reason: "written after it was closed")
+        }
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { raw in
@@ -127,13 +133,16 @@ public final class OutputFile {
     /// Flushes and asks the kernel to put the bytes on the disk.
     public func sync() throws {
         try flush()
-        if ownsDescriptor { _ = fsync(fd) }
+        if ownsDescriptor, let fd { _ = fsync(fd) }
     }
 
-    /// Flushes and closes.
+    /// Flushes and closes; closing again does nothing. A close whose flush threw leaves the file
+    /// open, so a sink can report the bytes, ``discardBuffered()`` and close again.
     public func close() throws {
+        guard let descriptor = fd else { return }
         try flush()
-        if ownsDescriptor { _ = Glibc.close(fd) }
+        fd = nil
+        if ownsDescriptor { _ = Glibc.close(descriptor) }
     }
 }
 
