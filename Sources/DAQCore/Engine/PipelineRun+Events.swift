@@ -56,9 +56,12 @@ extension PipelineRun {
         }
         // Runs on the component's queue, inline with its data flow: a `yield` never waits, and a
         // finished stream (its consumer gone, or the run ended) takes nothing more.
-        stage.addTap { batch in
+        let tap = stage.addTap { batch in
             if case .dropped(let lost) = continuation.yield(batch) { drops.add(lost.count) }
         }
+        // Its consumer gone (the stream dropped, or the task reading it cancelled), the tap goes
+        // too: from the stage now under that name, should a reload have restarted it.
+        continuation.onTermination = { [weak self] _ in self?.stage(named: name)?.removeTap(tap) }
         return BatchStream(stream: stream, drops: drops)
     }
 }

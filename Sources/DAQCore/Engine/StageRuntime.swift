@@ -40,8 +40,9 @@ class StageRuntime: @unchecked Sendable {
     let undelivered = Mutex<[(raw: [String], uptime: Double, reason: String)]>([])
     /// The stage's first fatal error: the run's failure when this stage is the first to fail.
     let firstFailure = Mutex<DAQError?>(nil)
-    /// Other stages' observers of this stage's output; `tapped` spares `emit` the lock.
-    private let taps = Mutex<[@Sendable (Batch) -> Void]>([])
+    /// Other stages' observers of this stage's output, by ``TapID``; `tapped` spares `emit`
+    /// the lock.
+    private let taps = Mutex<[(id: TapID, handler: @Sendable (Batch) -> Void)]>([])
     private let tapped = Atomic<Bool>(false)
     /// The plugin's timers and descriptor watches, cancelled when the stage ends.
     let tasks = StageTasks()
@@ -164,7 +165,7 @@ class StageRuntime: @unchecked Sendable {
     /// Hands `batch` to this stage's observers: what it emitted, or for a sink what it wrote.
     func notifyTaps(_ batch: Batch) {
         if tapped.load(ordering: .acquiring) {
-            for tap in taps.withLock({ $0 }) { tap(batch) }
+            for tap in taps.withLock({ $0 }) { tap.handler(batch) }
         }
     }
 
@@ -176,11 +177,25 @@ class StageRuntime: @unchecked Sendable {
         tapped.store(true, ordering: .releasing)
     }
 
-    /// Adds an observer of this stage's output.
-    func addTap(_ handler: @escaping @Sendable (Batch) -> Void) {
-        taps.withLock { $0.append(handler) }
+    /// Adds an observer of this stage's output; the answer removes it (``removeTap(_:)``).
+    @discardableResult
+    func addTap(_ handler: @escaping @Sendable (Batch) -> Void) -> TapID {
+        let id = TapID.next()
+        taps.withLock { $0.append((id, handler)) }
         tapped.store(true, ordering: .releasing)
+        return id
     }
+
+    /// Removes an observer: a batch stream whose consumer went away costs the stage nothing more.
+    func removeTap(_ id: TapID) {
+        taps.withLock { taps in
+            taps.removeAll { $0.id == id }
+            if taps.isEmpty { tapped.store(false, ordering: .releasing) }
+        }
+    }
+
+    /// How many observers this stage has.
+    var tapCount: Int { taps.withLock { $0.count } }
 
     /// Passes a command to the plugin's handlers.
     func control(_ command: ControlCommand) {
