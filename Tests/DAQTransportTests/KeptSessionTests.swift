@@ -68,6 +68,24 @@ struct KeptSessionTests {
         try Self.nextRunHoldsTheRest(of: firstPart, firstOut: first.stats("rx", in: r1)?.samplesOut, tx, broker, n)
     }
 
+    /// A collector whose `count` is reached while messages still arrive takes no message past
+    /// it (taken, acknowledged and dropped at the finish, it would be lost): the next run
+    /// receives the rest, and the two runs hold every sample once.
+    @Test func aCollectorsCountReachedMidStreamLeavesTheRestToItsNextRun() throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let n = 4000
+        // The first run makes the session; the sender floods it (virtual clock), so messages wait
+        // in the source when its count is reached.
+        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n / 4))
+        let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1))
+        let (r1, byItself) = first.finish(within: 20)
+        #expect(byItself, "the run ended at its count")
+        let firstPart = first.collected("got").compactMap { $0["seq"]?.intValue }
+        #expect(firstPart.count >= n / 4, "\(firstPart.count) samples, fewer than the count")
+        try Self.nextRunHoldsTheRest(of: firstPart, firstOut: first.stats("rx", in: r1)?.samplesOut, tx, broker, n)
+    }
+
     /// Runs the collector again while the sender `tx` finishes, and checks that the two runs hold
     /// every one of the `n` samples, each once unless the publisher reconnected. The next run goes
     /// on until every sample is in one run or the other, so a sample it gets twice cannot end it

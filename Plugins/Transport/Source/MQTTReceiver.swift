@@ -25,15 +25,19 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     let onBadPayload: BadPayload
     /// Whether samples gain `topic`, `pipeline` and `host`.
     let origin: Bool
+    /// The source's `count`: once that many samples are taken, a message is left unacknowledged
+    /// (the broker keeps it for the session's next run) rather than taken and dropped.
+    let count: Int?
 
     /// What to do with a message whose payload is not samples.
     enum BadPayload: String, ConfigEnum, Sendable {
         case skip, fail
     }
 
-    init(limit: Int, dedup: Int, onBadPayload: BadPayload, origin: Bool = true) {
+    init(limit: Int, dedup: Int, onBadPayload: BadPayload, origin: Bool = true, count: Int? = nil) {
         self.limit = limit
         self.origin = origin
+        self.count = count
         self.filter = DuplicateFilter(capacity: dedup)
         self.onBadPayload = onBadPayload
     }
@@ -83,6 +87,9 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         }
         if resume { client?.setReading(true) }
     }
+
+    /// Samples taken (and their messages acknowledged) so far.
+    var admittedCount: Int { condition.withLock { received } }
 
     /// Messages dropped because their id was seen before.
     var duplicateCount: Int { condition.withLock { duplicates } }
@@ -167,15 +174,18 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         let (taken, ctx, pause) = condition.withLock { () -> (Bool, StageContext?, Bool) in
             // No stage to take it (stopping, or stopped): the broker keeps it for the next run.
             guard let context else { return (false, nil, false) }
-            if let id = decoded.first?.messageID, !filter.admit(id) {
-                duplicates += 1
-                return (true, nil, false)
-            }
             // A live source stamps arrival on its own run clock; the sender's uptime belongs to its run.
             let clock = context.clock
             let uptime = clock.mode == .virtual ? clock.elapsedWallSeconds() : clock.now()
             // Past the run's end it would be dropped once acknowledged: the broker keeps it instead.
+            // So it would past the source's count, once the samples taken reach it. Refused before
+            // its id is remembered, so that sent again on a reconnect it is not taken for a copy.
             if let end = context.endUptime, uptime >= end { return (false, nil, false) }
+            if let count, received >= count { return (false, nil, false) }
+            if let id = decoded.first?.messageID, !filter.admit(id) {
+                duplicates += 1
+                return (true, nil, false)
+            }
             let topic = Value.string(message.topic)
             for d in decoded {
                 var s = d.sample

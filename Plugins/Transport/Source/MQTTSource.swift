@@ -29,7 +29,10 @@ public final class MQTTSource: SourcePlugin {
         var qos = 1
         @Setting("Samples held for the pipeline; past this, reading from the broker pauses.") var buffer = 100_000
         @Setting("Message ids remembered to drop messages delivered twice.") var dedup = 100_000
-        @Setting("Finish after this many samples (otherwise runs until stopped).") var count: Int?
+        @Setting(
+            "Finish after this many samples (otherwise runs until stopped); later messages are left unacknowledged to the broker, and the last message's samples all go, so it may add a few."
+        )
+        var count: Int?
         @Setting("skip warns and drops a message that is not samples; fail stops.")
         var onBadPayload = MQTTReceiver.BadPayload.skip
         @Setting(
@@ -88,7 +91,7 @@ public final class MQTTSource: SourcePlugin {
             link: configuration.link)
         receiver = MQTTReceiver(
             limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload,
-            origin: configuration.origin)
+            origin: configuration.origin, count: configuration.count)
     }
 
     deinit {
@@ -109,11 +112,10 @@ public final class MQTTSource: SourcePlugin {
     }
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
-        var room = limit
-        if let count = config.count { room = min(room, count - emitted) }
-        try receiver.take(into: &batch, limit: room)
+        try receiver.take(into: &batch, limit: limit)
         emitted += batch.count
-        if let count = config.count, emitted >= count { return .finished }
+        // Every sample the receiver acknowledged goes out: the broker will not send it again.
+        if let count = config.count, emitted >= count, emitted >= receiver.admittedCount { return .finished }
         return .idle
     }
 
