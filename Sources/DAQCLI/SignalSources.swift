@@ -41,8 +41,9 @@ final class SignalSources: Sendable {
             sources.append(source)
         }
         // Registration happens on libdispatch's manager thread: once it has, a signal sent is
-        // surely seen, and the handler libdispatch installed can be read.
-        registered.wait()
+        // surely seen, and the handler libdispatch installed can be read. A source that cannot
+        // register (no descriptor left for its signalfd) never says so: that is not waited for.
+        guard registered.wait(timeout: .now() + 10) == .success else { return }
         Self.dispatchActions.withLock { actions in
             for sig in signals where actions[sig] == nil {
                 var action = sigaction()
