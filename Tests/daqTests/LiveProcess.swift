@@ -111,7 +111,7 @@ final class LiveProcess: @unchecked Sendable {
     /// (its exit comes before its last output is: reading stdout at the exit missed lines under
     /// load), and returns its exit status. One still running after `timeout` seconds is killed,
     /// and the test fails, rather than hangs, with what it printed.
-    func finish(timeout: Double = 120) -> Int32 {
+    func finish(timeout: Double = 300) -> Int32 {
         try? input.fileHandleForWriting.close()
         guard let status = process.reapExitStatus(within: timeout) else {
             Issue.record("daq did not exit within \(timeout) s, and was killed; stderr:\n\(stderr)")
