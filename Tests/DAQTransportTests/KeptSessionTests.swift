@@ -70,14 +70,15 @@ struct KeptSessionTests {
 
     /// A collector whose `count` is reached while messages still arrive takes no message past
     /// it (taken, acknowledged and dropped at the finish, it would be lost): the next run
-    /// receives the rest, and the two runs hold every sample once.
-    @Test func aCollectorsCountReachedMidStreamLeavesTheRestToItsNextRun() throws {
+    /// receives the rest, and the two runs hold every sample once, whatever the batch size.
+    @Test(arguments: [1, 7, 4096])
+    func aCollectorsCountReachedMidStreamLeavesTheRestToItsNextRun(batchSize: Int) throws {
         let broker = try Mosquitto()
         try broker.start()
         let n = 4000
         // The first run makes the session; the sender floods it (virtual clock), so messages wait
         // in the source when its count is reached.
-        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n / 4))
+        let first = try LiveRun(BrokerRoundTripTests.receiver(broker.url, count: n / 4), batchSize: batchSize)
         let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1))
         let (r1, byItself) = first.finish(within: 20)
         #expect(byItself, "the run ended at its count")

@@ -88,8 +88,11 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
         if resume { client?.setReading(true) }
     }
 
-    /// Samples taken (and their messages acknowledged) so far.
-    var admittedCount: Int { condition.withLock { received } }
+    /// Whether the source's `count` is reached and every sample taken has been handed over: the
+    /// broker will not send those again, so the source finishes only then.
+    var isSpent: Bool {
+        condition.withLock { count.map { received >= $0 } == true && pending.isEmpty }
+    }
 
     /// Messages dropped because their id was seen before.
     var duplicateCount: Int { condition.withLock { duplicates } }

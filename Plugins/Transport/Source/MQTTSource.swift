@@ -80,7 +80,6 @@ public final class MQTTSource: SourcePlugin {
     let options: MQTTClientOptions
     private let receiver: MQTTReceiver
     private var client: MQTTClient?
-    private var emitted = 0
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -113,10 +112,7 @@ public final class MQTTSource: SourcePlugin {
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         try receiver.take(into: &batch, limit: limit)
-        emitted += batch.count
-        // Every sample the receiver acknowledged goes out: the broker will not send it again.
-        if let count = config.count, emitted >= count, emitted >= receiver.admittedCount { return .finished }
-        return .idle
+        return receiver.isSpent ? .finished : .idle
     }
 
     /// The run stopped the source: what it took and acknowledged before the end goes out now,

@@ -14,14 +14,14 @@ final class LiveRun: Sendable {
     /// seconds of its clock when one is given (`--duration`).
     init(
         _ yaml: String, environment: [String: String] = [:], overrides: [String] = [], file: String = "test.yaml",
-        duration: Double? = nil
+        duration: Double? = nil, batchSize: Int = 1024
     ) throws {
         let registry = try PluginRegistry(BuiltinPlugins.all + [.collect])
         let spec = try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
             text: yaml, file: file)
         let events = self.events
         run = try PipelineRun(
-            spec: spec, options: RunOptions(duration: duration, flushInterval: 0.2),
+            spec: spec, options: RunOptions(duration: duration, batchSize: batchSize, flushInterval: 0.2),
             observers: [ClosureObserver { events.append($0) }])
         try run.start()
         // After start: before it, the run's group is empty and would report finished at once.
