@@ -171,17 +171,15 @@ public final class ServiceProcess: @unchecked Sendable {
     public func stop(timeout: Double = 60) {
         guard reapedStatus.withLock({ $0 }) == nil else { return }
         if process.isRunning { send(SIGTERM) }
-        reapedStatus.withLock { known in
-            guard known == nil else { return }
-            known = process.reapExitStatus(within: timeout) ?? SIGKILL
-        }
+        _ = reap(within: timeout)
     }
 
-    /// Reaps the process once (``Foundation/Process/reapExitStatus()``) and remembers how it ended.
-    private func reap() -> Int32 {
+    /// Reaps the process once (``Foundation/Process/reapExitStatus()``) and remembers how it ended;
+    /// with `timeout`, one still running then is killed, and it ended by SIGKILL.
+    private func reap(within timeout: Double? = nil) -> Int32 {
         reapedStatus.withLock { known in
             if let known { return known }
-            let code = process.reapExitStatus()
+            let code = timeout.map { process.reapExitStatus(within: $0) ?? SIGKILL } ?? process.reapExitStatus()
             known = code
             return code
         }
