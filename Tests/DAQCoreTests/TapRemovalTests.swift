@@ -13,6 +13,7 @@ struct TapRemovalTests {
         let kept = try run.samples(of: "src")
         for _ in 0..<5 { _ = try run.samples(of: "src") }
         #expect(run.stage(named: "src")?.tapCount == 1, "only the stream still held keeps a tap")
+        #expect(run.eventHub.openBatchStreams == 1, "the hub forgets the streams dropped")
         _ = kept
     }
 
@@ -25,6 +26,7 @@ struct TapRemovalTests {
         consumer.cancel()
         await consumer.value
         #expect(run.stage(named: "src")?.tapCount == 0)
+        #expect(run.eventHub.openBatchStreams == 0)
     }
 
     @Test func aStreamStillReadSeesEveryBatchAfterOthersLeft() async throws {

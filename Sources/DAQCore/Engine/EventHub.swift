@@ -38,10 +38,29 @@ final class EventHub: Sendable {
     }
 
     /// Registers a batch stream, to be finished when the run ends; returns `false` when it has.
-    func add(batches continuation: AsyncStream<Batch>.Continuation) -> Bool {
+    ///
+    /// A stream has one `onTermination`: what else its end must undo (the stage's tap feeding
+    /// it) comes as `alsoOnTermination`, run after the hub has forgotten the stream.
+    func add(
+        batches continuation: AsyncStream<Batch>.Continuation,
+        alsoOnTermination: @escaping @Sendable () -> Void
+    ) -> Bool {
         guard let id = register({ $0.batches[$1] = continuation }) else { return false }
-        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        continuation.onTermination = { [weak self] _ in
+            self?.remove(id)
+            alsoOnTermination()
+        }
         return true
+    }
+
+    /// How many batch streams are open: a stream whose consumer went away is no longer counted.
+    var openBatchStreams: Int {
+        state.withLock { state in
+            switch state {
+            case .notStarted(let streams, _), .started(let streams): streams.batches.count
+            case .ended: 0
+            }
+        }
     }
 
     private func register(_ insert: (inout Streams, Int) -> Void) -> Int? {

@@ -50,18 +50,22 @@ extension PipelineRun {
         }
         let drops = DropCounter()
         let (stream, continuation) = AsyncStream.makeStream(of: Batch.self, bufferingPolicy: .bufferingOldest(limit))
-        guard eventHub.add(batches: continuation) else {
-            continuation.finish()
-            return BatchStream(stream: stream, drops: drops)
-        }
         // Runs on the component's queue, inline with its data flow: a `yield` never waits, and a
         // finished stream (its consumer gone, or the run ended) takes nothing more.
         let tap = stage.addTap { batch in
             if case .dropped(let lost) = continuation.yield(batch) { drops.add(lost.count) }
         }
-        // Its consumer gone (the stream dropped, or the task reading it cancelled), the tap goes
-        // too: from the stage now under that name, should a reload have restarted it.
-        continuation.onTermination = { [weak self] _ in self?.stage(named: name)?.removeTap(tap) }
+        // Its consumer gone (the stream dropped, or the task reading it cancelled), the hub
+        // forgets the stream and the tap goes: from the stage now under that name, should a
+        // reload have restarted it.
+        let registered = eventHub.add(batches: continuation) { [weak self] in
+            self?.stage(named: name)?.removeTap(tap)
+        }
+        guard registered else {
+            stage.removeTap(tap)
+            continuation.finish()
+            return BatchStream(stream: stream, drops: drops)
+        }
         return BatchStream(stream: stream, drops: drops)
     }
 }
