@@ -83,11 +83,14 @@ struct BrokerRoundTripTests {
     }
 
     @Test func wrongPasswordIsAClearError() throws {
-        let broker = try Mosquitto(users: ["edge": "right-password"])
+        // Two variables the test process has, with different values (none is set here: the
+        // suite runs in parallel): the broker takes the one's value as the password.
+        let set = SetVariables.pick(2)
+        try #require(set.count == 2, "the environment has no two variables to carry passwords")
+        let (right, wrong) = (set[0], set[1])
+        let broker = try Mosquitto(users: ["edge": right.value])
         try broker.start()
-        setenv("DAQ_TEST_WRONG_PASSWORD", "wrong", 1)
-        setenv("DAQ_TEST_RIGHT_PASSWORD", "right-password", 1)
-        let auth = ", username: edge, password_env: DAQ_TEST_WRONG_PASSWORD"
+        let auth = ", username: edge, password_env: \(wrong.name)"
         // The sink finds out at start, before any sample flows: the run does not start.
         #expect {
             _ = try LiveRun(Self.sender(broker.url, count: 10, qos: 1, extra: auth))
@@ -97,7 +100,7 @@ struct BrokerRoundTripTests {
                 "sinks.pub: the MQTT broker at 127.0.0.1:\(broker.port) refused the connection for user 'edge'")
                 && text.contains("refused the credentials")
         }
-        let good = ", username: edge, password_env: DAQ_TEST_RIGHT_PASSWORD"
+        let good = ", username: edge, password_env: \(right.name)"
         let tx = try LiveRun(Self.sender(broker.url, count: 10, qos: 1, extra: good))
         let (ok, _) = tx.finish()
         #expect(ok.state == .finished && tx.stats("pub", in: ok)?.delivered == 10, "\(ok.failure ?? "")")
