@@ -68,6 +68,8 @@ rm -rf "$scratch"
 # printed so a slower suite shows in CI's log.
 # It runs in about 5 minutes; the limit, well above that, makes a test that hangs fail this
 # step with the names of the tests still running, rather than run into CI's own limit unnamed.
+# On any failure (a crash of the test process among them) the log's lines that say what went
+# wrong are printed again at the end, where a log cut to its tail still shows them.
 started=$SECONDS
 suite_log=$(mktemp)
 suite_status=0
