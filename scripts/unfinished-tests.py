@@ -23,7 +23,7 @@ TROUBLE = re.compile(
 )
 # How many unfinished tests and trouble lines are printed: a tail must still reach the end.
 SHOWN = 40
-ENDED = re.compile(r"^\S+ Test (?!case passing )(.+?)(?: with \d+ test cases?)? (?:passed|failed|skipped)\b")
+ENDED = re.compile(r"^\S+ Test (?!case passing )(.+?)(?: with \d+ test cases?| with \d+ tests? in \d+ suites?)? (?:passed|failed|skipped)\b")
 
 
 def main(path: str) -> int:
