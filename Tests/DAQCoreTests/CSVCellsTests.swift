@@ -1,4 +1,5 @@
 import DAQCore
+import DAQTesting
 import Foundation
 import Testing
 
@@ -64,7 +65,7 @@ struct CSVCellsTests {
         p.standardInput = input
         p.standardOutput = output
         try p.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: lines))
+        try input.fileHandleForWriting.writeWithoutSIGPIPE(try JSONSerialization.data(withJSONObject: lines))
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()

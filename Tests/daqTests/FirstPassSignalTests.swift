@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ struct FirstPassSignalTests {
         let daq = try LiveProcess(["run", pipeline.path, "--status", "never"])
         // Opening blocks until the first pass opens the FIFO to read it.
         let writer = try #require(FileHandle(forWritingAtPath: fifo))
-        writer.write(Data("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n".utf8))
+        try writer.writeWithoutSIGPIPE(Data("t,x,y,z\n0,0,0,1\n0.01,0,0,1\n".utf8))
         try #require(daq.line { $0.contains("first pass: reading its input once before the run") } != nil)
         kill(daq.process.processIdentifier, SIGINT)
         try #require(daq.line { $0.contains("daq: stopping while the run starts") } != nil, "\(daq.stderr)")

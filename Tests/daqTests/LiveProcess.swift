@@ -105,7 +105,14 @@ final class LiveProcess: @unchecked Sendable {
         return outLines
     }
 
-    func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+    /// Writes `text` to daq's standard input; daq having gone already fails the test.
+    func send(_ text: String) {
+        do {
+            try input.fileHandleForWriting.writeWithoutSIGPIPE(Data(text.utf8))
+        } catch {
+            Issue.record("daq's standard input: \(error); stderr:\n\(stderr)")
+        }
+    }
 
     /// Waits for the process to end (after closing its stdin) and for what it wrote to be read
     /// (its exit comes before its last output is: reading stdout at the exit missed lines under

@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ struct ManifestHashTests {
         p.standardInput = input
         p.standardOutput = out
         try p.run()
-        if let bytes { input.fileHandleForWriting.write(bytes) }
+        if let bytes { try input.fileHandleForWriting.writeWithoutSIGPIPE(bytes) }
         try input.fileHandleForWriting.close()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()

@@ -30,7 +30,7 @@ enum DAQBinary {
         p.standardError = err
         try p.run()
         if let input {
-            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.writeWithoutSIGPIPE(input)
             try stdin.fileHandleForWriting.close()
         }
         let o = out.fileHandleForReading.readDataToEndOfFile()
