@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 
 extension Process {
@@ -10,10 +11,7 @@ extension Process {
     /// test then passes on a program that a shell's Ctrl-C never stops.
     public func runUnblocked() throws {
         var none = sigset_t()
-        var old = sigset_t()
         sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &old)
-        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        try run()
+        try SignalMask.with(SIG_SETMASK, none) { try run() }
     }
 }

@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 
 extension FileHandle {
@@ -12,17 +13,16 @@ extension FileHandle {
         var pipeSignal = sigset_t()
         sigemptyset(&pipeSignal)
         sigaddset(&pipeSignal, SIGPIPE)
-        var old = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &pipeSignal, &old)
-        defer {
-            var pending = sigset_t()
-            sigpending(&pending)
-            if sigismember(&pending, SIGPIPE) == 1 {
-                var now = timespec()
-                _ = sigtimedwait(&pipeSignal, nil, &now)
+        try SignalMask.with(SIG_BLOCK, pipeSignal) {
+            defer {
+                var pending = sigset_t()
+                sigpending(&pending)
+                if sigismember(&pending, SIGPIPE) == 1 {
+                    var now = timespec()
+                    _ = sigtimedwait(&pipeSignal, nil, &now)
+                }
             }
-            pthread_sigmask(SIG_SETMASK, &old, nil)
+            try write(contentsOf: data)
         }
-        try write(contentsOf: data)
     }
 }

@@ -16,10 +16,17 @@ package enum SignalMask {
     /// (and stays) with all of them blocked; the caller's mask is restored after.
     package static func startingThread(_ body: () -> Void) {
         var all = sigset_t()
-        var old = sigset_t()
         sigfillset(&all)
-        pthread_sigmask(SIG_BLOCK, &all, &old)
+        with(SIG_BLOCK, all, body)
+    }
+
+    /// Runs `body` with this thread's mask changed as `pthread_sigmask(how, signals)` changes
+    /// it, and restores the caller's mask after, however `body` ends.
+    package static func with<T>(_ how: Int32, _ signals: sigset_t, _ body: () throws -> T) rethrows -> T {
+        var signals = signals
+        var old = sigset_t()
+        pthread_sigmask(how, &signals, &old)
         defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        body()
+        return try body()
     }
 }
