@@ -45,11 +45,7 @@ final class SignalSources: Sendable {
         // register (no descriptor left for its signalfd) never says so: that is not waited for.
         guard registered.wait(timeout: .now() + 10) == .success else { return }
         Self.dispatchActions.withLock { actions in
-            for sig in signals where actions[sig] == nil {
-                var action = sigaction()
-                sigaction(sig, nil, &action)
-                if Self.isHandler(action) { actions[sig] = action }
-            }
+            for sig in signals where actions[sig] == nil { actions[sig] = Self.handlerAction(of: sig) }
         }
     }
 
@@ -61,8 +57,10 @@ final class SignalSources: Sendable {
         for sig in signals { signal(sig, SIG_DFL) }
     }
 
-    /// Whether `action` runs a function, rather than being `SIG_DFL` (0) or `SIG_IGN` (1).
-    private static func isHandler(_ action: sigaction) -> Bool {
-        unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1
+    /// The action `signal` has now when it runs a function; nil for `SIG_DFL` (0) or `SIG_IGN` (1).
+    static func handlerAction(of signal: Int32) -> sigaction? {
+        var action = sigaction()
+        sigaction(signal, nil, &action)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1 ? action : nil
     }
 }

@@ -9,18 +9,12 @@ import Testing
 /// which took SIGINT and SIGTERM first during its start and again for the run, lost both.
 @Suite("signal sources taken again after a restore")
 struct SignalSourcesTests {
-    static func runsAHandler(_ signal: Int32) -> Bool {
-        var action = sigaction()
-        sigaction(signal, nil, &action)
-        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) > 1
-    }
-
     @Test func aSignalTakenAgainAfterARestoreStillArrives() throws {
         // SIGUSR2: nothing else in the test process sends or watches it.
         let first = SignalSources([SIGUSR2], label: "test.signals.first") { _ in }
-        #expect(Self.runsAHandler(SIGUSR2), "the first sources install libdispatch's handler")
+        #expect(SignalSources.handlerAction(of: SIGUSR2) != nil, "the first sources install libdispatch's handler")
         first.restore()
-        #expect(!Self.runsAHandler(SIGUSR2), "a restore gives the default action back")
+        #expect(SignalSources.handlerAction(of: SIGUSR2) == nil, "a restore gives the default action back")
 
         let arrived = DispatchSemaphore(value: 0)
         let second = SignalSources([SIGUSR2], label: "test.signals.second") { _ in arrived.signal() }
@@ -28,7 +22,7 @@ struct SignalSourcesTests {
         // Left SIG_IGN, the kernel discards the signal whenever the main thread does not block it.
         // Required, not expected: the signal goes to the whole test process, which anything
         // but a handler (the default action) would end with every test still running.
-        try #require(Self.runsAHandler(SIGUSR2), "libdispatch's handler is back, not SIG_IGN")
+        try #require(SignalSources.handlerAction(of: SIGUSR2) != nil, "libdispatch's handler is back, not SIG_IGN")
         kill(getpid(), SIGUSR2)
         #expect(arrived.wait(timeout: .now() + 30) == .success, "the second sources see the signal")
     }
