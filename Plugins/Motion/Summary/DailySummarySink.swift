@@ -72,9 +72,11 @@ public final class DailySummarySink: SinkPlugin {
         state = .open(file)
     }
 
-    /// `time_zone`, else the recording's, else UTC.
-    private func zone(_ context: StageContext) -> TimeZone {
-        settings.timeZone.flatMap(ISODate.zone) ?? context.recordingTimeZone ?? TimeZone(identifier: "UTC")!
+    /// `time_zone`, else the zone the data's stream was recorded in, else UTC.
+    private func zone(_ batch: Batch?, _ context: StageContext) -> TimeZone {
+        settings.timeZone.flatMap(ISODate.zone)
+            ?? (batch?.descriptor ?? context.inputDescriptor)?.timeZone.flatMap(ISODate.zone)
+            ?? TimeZone(identifier: "UTC")!
     }
 
     public func write(_ batch: Batch, context: StageContext) throws {
@@ -83,7 +85,7 @@ public final class DailySummarySink: SinkPlugin {
         case .idle, .closed: return
         case .open(let file):
             guard batch.kinds.contains(.data) else { return }
-            table = DailyTable(settings: settings, file: file, zone: zone(context))
+            table = DailyTable(settings: settings, file: file, zone: zone(batch, context))
         case .summarising(let t): table = t
         }
         // The state's copy is dropped, so the day's buffers have one owner and grow in place.
@@ -123,7 +125,7 @@ public final class DailySummarySink: SinkPlugin {
         var table: DailyTable
         switch state {
         case .idle, .closed: return
-        case .open(let file): table = DailyTable(settings: settings, file: file, zone: zone(context))
+        case .open(let file): table = DailyTable(settings: settings, file: file, zone: zone(nil, context))
         case .summarising(let t): table = t
         }
         state = .closed

@@ -36,9 +36,12 @@ struct EpochStage {
         axes = "\(settings.x), \(settings.y) and \(settings.z)"
     }
 
-    /// The zone the epochs align to: `time_zone`, else the recording's, else UTC.
-    private func zone(_ context: StageContext) -> TimeZone {
-        settings.timeZone.flatMap(ISODate.zone) ?? context.recordingTimeZone ?? TimeZone(identifier: "UTC")!
+    /// The zone the epochs align to: `time_zone`, else the zone the input's stream was
+    /// recorded in, else UTC.
+    private func zone(_ batch: Batch, _ context: StageContext) -> TimeZone {
+        settings.timeZone.flatMap(ISODate.zone)
+            ?? (batch.descriptor ?? context.inputDescriptor)?.timeZone.flatMap(ISODate.zone)
+            ?? TimeZone(identifier: "UTC")!
     }
 
     mutating func process(_ batch: inout Batch, context: StageContext) {
@@ -46,7 +49,7 @@ struct EpochStage {
         var sums: EpochSums
         switch state {
         case .unstarted:
-            grid = EpochGrid(length: settings.epoch.value, zone: zone(context))
+            grid = EpochGrid(length: settings.epoch.value, zone: zone(batch, context))
             sums = EpochSums()
         case .running(let g, let s):
             grid = g
@@ -103,7 +106,7 @@ struct EpochStage {
             if !sums.holds(t) {
                 if sums.count > 0 {
                     sums.emit(
-                        into: &out, uptime: sums.closedUptime(closing: uptime), partial: false, metrics: metrics)
+                        into: &out, uptime: sums.startUptime, partial: false, metrics: metrics)
                 }
                 let (start, end) = grid.epoch(containing: t)
                 sums.open(start: start, end: end, uptime: uptime, timestamp: t, stepPath: batch.stepPaths[i])
@@ -141,7 +144,7 @@ struct EpochStage {
     mutating func finish(context: StageContext) -> Batch {
         var out = Batch(stream: context.name)
         if case .running(_, let sums) = state, sums.count > 0 {
-            sums.emit(into: &out, uptime: sums.lastSampleUptime, partial: true, metrics: metrics)
+            sums.emit(into: &out, uptime: sums.startUptime, partial: true, metrics: metrics)
         }
         state = .unstarted
         if leftOut > Self.reportLimit { context.warn("\(leftOut) samples left out of their epochs in all") }

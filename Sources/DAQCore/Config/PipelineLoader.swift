@@ -18,7 +18,7 @@ public struct PipelineLoader: Sendable {
     /// Computes ``PipelineSpec/configHash``; `nil` leaves it empty (see ``ContentHash``).
     public var contentHash: ContentHash?
 
-    static let topLevelKeys = ["name", "clock", "speed", "steps", "metrics", "sources", "transforms", "sinks"]
+    static let topLevelKeys = PipelineSpec.topLevelKeys.map(\.name)
 
     /// Creates a loader.
     public init(

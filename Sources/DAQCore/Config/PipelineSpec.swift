@@ -137,6 +137,32 @@ public struct ComponentSpec: Sendable {
     }
 }
 
+extension PipelineSpec {
+    /// The keys of a pipeline file's top level, each declared once: what the loader accepts,
+    /// what `daq schema` documents (the components' own are ``ComponentSpec/commonKeys(_:)``).
+    public static let topLevelKeys: [ConfigKey] =
+        [
+            ConfigKey("name", "string", "The pipeline's name; run directories are named after it."),
+            ConfigKey(
+                "clock", ClockMode.allCases.map(\.rawValue).joined(separator: " | "), default: "realtime",
+                "realtime: wall time; replay: recorded time paced by speed; virtual: as fast as possible."),
+            ConfigKey(
+                "speed", "double", default: "1", "Replay pace; 1 is recorded speed. Ignored by realtime and virtual."),
+            ConfigKey(
+                "steps", "[{path: string, at: seconds}]",
+                "Step schedule; each step change reaches every sink as a marker."),
+            ConfigKey("metrics", "{prometheus: {listen: string}}", "Where the run serves its metrics."),
+        ]
+        + PluginKind.allCases.map {
+            ConfigKey($0.section, "{string: component}", "The \($0.rawValue) components, by name.")
+        }
+
+    /// The doc of top-level key `name`.
+    public static func topLevelDoc(_ name: String) -> String {
+        topLevelKeys.first { $0.name == name }?.doc ?? ""
+    }
+}
+
 /// A validated pipeline, ready to run.
 public struct PipelineSpec: Sendable {
     /// The pipeline's name.

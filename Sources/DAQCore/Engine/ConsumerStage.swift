@@ -185,6 +185,8 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
 
     override var plugin: AnyObject? { transform }
 
+    override var builtStage: BuiltStage? { .transform(transform) }
+
     override func startConsumer() throws {
         try transform.start(context: context)
     }
@@ -209,6 +211,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     override func consume(_ batch: Batch) throws {
         // Virtual time: a tick is due once data at or past it arrives.
         if let t = tickAt, let first = batch.uptimes.first, first >= t { try fireTick(at: t) }
+        if noteInput(batch) { deriveOutput() }
         var b = batch
         try transform.process(&b, context: context)
         emit(b)
@@ -304,6 +307,18 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
         return found
     }
 
+    /// Describes the output again from what the inputs are now: an input's descriptor changed,
+    /// or a reload put a new transform in. An unchanged answer keeps the descriptor downstream
+    /// stages know, so they do not derive theirs again.
+    private func deriveOutput() {
+        guard let pluginContext else { return }
+        do {
+            changeOutput(to: DeclaredStream(try transform.describe(input: mergedInput, context: pluginContext)))
+        } catch {
+            noteError("cannot describe its output after its input changed: \(error)", fatal: false)
+        }
+    }
+
     private func fireTick(at t: Double) throws {
         machine.setTick(nil)
         emit(try transform.tick(now: t, context: context))
@@ -322,6 +337,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
             emit(try transform.finish(context: context))
             transform = new
             try new.start(context: context)
+            deriveOutput()
         } catch {
             noteError(daqError(error, code: .reloadFailed).prefixed("reload: "), fatal: true)
             pipeline?.stageFailed(self)

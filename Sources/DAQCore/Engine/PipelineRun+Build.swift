@@ -5,6 +5,7 @@ extension PipelineRun {
     /// - Throws: ``PipelineStartError`` when the plugin cannot be built.
     func buildStage(_ c: ComponentSpec, pipelineName: String, restart: Bool = false) throws -> StageRuntime {
         let stage: StageRuntime
+        let pluginContext = PipelineRun.pluginContext(c, pipelineName: pipelineName, clock: spec.clock)
         switch try makePlugin(c, pipelineName: pipelineName) {
         case .source(let s):
             let source = SourceStage(
@@ -28,6 +29,8 @@ extension PipelineRun {
             metrics.bufferCapacity.record(c.buffer.size)
         }
         stage.inputNames = c.inputs.map { ComponentSpec.producer(of: $0).name }
+        stage.inputStreamOrder = c.inputs
+        stage.pluginContext = pluginContext
         stage.onError = c.onError
         stage.changesSteps = c.plugin.changesSteps
         stage.context = StageContext(
@@ -43,13 +46,35 @@ extension PipelineRun {
     /// Constructs component `c`'s plugin.
     /// - Throws: ``PipelineStartError`` naming the component.
     func makePlugin(_ c: ComponentSpec, pipelineName: String) throws -> BuiltStage {
-        let context = PluginContext(
-            componentName: c.name, pipelineName: pipelineName, baseDirectory: "", clock: spec.clock)
+        let context = Self.pluginContext(c, pipelineName: pipelineName, clock: spec.clock)
         do {
             return try c.plugin.makeStage(c.configuration, context: context)
         } catch {
             throw PipelineStartError(component: "\(c.kind.section).\(c.name)", message: "\(error)", underlying: error)
         }
+    }
+}
+
+extension PipelineRun {
+    /// What component `c`'s plugin is built and described with.
+    static func pluginContext(_ c: ComponentSpec, pipelineName: String, clock: ClockMode) -> PluginContext {
+        PluginContext(componentName: c.name, pipelineName: pipelineName, baseDirectory: "", clock: clock)
+    }
+
+    /// Every component's descriptor, from the plugins of `stages` (by component name); stages
+    /// not yet running take theirs. Sources read their files' headers here.
+    /// - Throws: ``PipelineStartError`` naming a component that cannot say what it emits.
+    func describeStreams(_ components: [ComponentSpec], stages: [String: StageRuntime], adopt fresh: [StageRuntime])
+        throws
+    {
+        var built: [String: BuiltStage] = [:]
+        var contexts: [String: PluginContext] = [:]
+        for (name, stage) in stages {
+            built[name] = stage.builtStage
+            contexts[name] = stage.pluginContext
+        }
+        let graph = try StreamGraph.describe(components, built: built, contexts: contexts)
+        for stage in fresh { stage.adopt(graph) }
     }
 }
 

@@ -71,6 +71,10 @@ extension PipelineRun {
             if let stage = change.live.removeValue(forKey: c.name) { change.retiring.append(stage) }
             change.report.removed.append(c.name)
         }
+        // The new stages know their streams before they start, as a new run's would; the
+        // running ones take each change from the batches that bring it.
+        let graph = try StreamGraph.describe(new)
+        for stage in change.fresh { stage.adopt(graph) }
         let restarted = Set(change.report.restarted)
         change.report.rewired = new.components.map(\.name).filter {
             plan.rewired.contains($0) && !restarted.contains($0)

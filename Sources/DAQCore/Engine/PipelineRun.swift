@@ -64,7 +64,7 @@ public final class PipelineRun: Sendable {
         self.spec = spec
         self.options = options
         self.observers = observers
-        self.clock = RunClock(mode: spec.clock, speed: spec.speed)
+        self.clock = RunClock(mode: spec.clock, speed: spec.speed, startDate: options.startDate)
         self.recorder = RunRecorder(
             pipelineName: spec.name, configHash: spec.configHash, configFile: spec.file, startDate: clock.startDate,
             stages: spec.components.count, contentHash: options.contentHash)
@@ -90,6 +90,7 @@ public final class PipelineRun: Sendable {
                 inbox.addInput()
             }
         }
+        try describeStreams(spec.components, stages: byName, adopt: built)
         for stage in built { count(in: stage) }
         roster.withLock { $0.stages = built }
     }

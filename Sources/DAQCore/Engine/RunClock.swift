@@ -42,11 +42,20 @@ public final class RunClock: Sendable {
     }
 
     /// Starts a clock now.
-    public init(mode: ClockMode, speed: Double = 1) {
+    /// - Parameter startDate: the wall time the run is said to start at, seconds since 1970;
+    ///   now when `nil`. Two runs given the same one stamp live samples alike, which is what a
+    ///   test comparing them needs; the clock itself still runs from now.
+    public init(mode: ClockMode, speed: Double = 1, startDate: Double? = nil) {
         self.mode = mode
         self.speed = mode == .replay ? speed : 1
-        startDate = Date().timeIntervalSince1970
+        self.startDate = startDate ?? Date().timeIntervalSince1970
         startNanos = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// The wall time now, seconds since 1970, on the run's reckoning (``startDate`` plus the
+    /// time elapsed, pauses included): when something arrived while the clock stood still.
+    public func wallNow() -> Double {
+        date(atNanos: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// Run-clock seconds now.

@@ -12,6 +12,9 @@ public struct RunOptions: Sendable {
     public var runDirectory: String?
     /// Hashes the files listed in `manifest.json`; `nil` records `null` (see ``ContentHash``).
     public var contentHash: ContentHash?
+    /// The wall time the run is said to start at (seconds since 1970), for runs that must
+    /// stamp live samples and name their directory alike; now when `nil`.
+    public var startDate: Double?
 
     /// Creates options.
     public init(

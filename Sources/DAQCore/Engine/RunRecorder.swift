@@ -45,6 +45,8 @@ public final class RunRecorder: Sendable {
         var inputOrder: [String] = []
         /// What transforms found out about the run's data (a calibration fit), by component.
         var results = Fields()
+        /// Each component's output descriptor as it stands, by component; in the manifest's `streams`.
+        var streams: [String: StreamDescriptor] = [:]
         /// The lock held on each run directory until the final manifest is written.
         var locks: [String: RunDirectoryLock] = [:]
         var problems: [String] = []
@@ -69,8 +71,9 @@ public final class RunRecorder: Sendable {
         self.configHash = configHash
         self.configFile = configFile
         self.startDate = startDate
-        // A final manifest takes about 300 bytes per stage and per file; whole 4 KiB blocks.
-        reserve = (4096 + 1024 * stages + 4095) / 4096 * 4096
+        // A final manifest takes about 300 bytes per stage and per file, and a stream descriptor
+        // up to a kilobyte per stage; whole 4 KiB blocks.
+        reserve = (4096 + 2048 * stages + 4095) / 4096 * 4096
     }
 
     /// The name of a run directory: `<pipeline>-<UTC start, yyyyMMdd'T'HHmmss'Z'>`.
@@ -156,11 +159,10 @@ public final class RunRecorder: Sendable {
         state.withLock { $0.results[component] = .object(fields) }
     }
 
-    /// The zone of the device clock the run's inputs were recorded on, when those that name one
-    /// agree: what loggers write dates in.
-    public var inputTimeZone: String? {
-        let zones = state.withLock { s in Set(s.inputs.values.compactMap { $0["timeZone"]?.stringValue }) }
-        return zones.count == 1 ? zones.first : nil
+    /// Records what component `component` emits now (its descriptor at the start, then each
+    /// change); the manifest's `streams` holds the last.
+    public func recordStream(component: String, _ descriptor: StreamDescriptor) {
+        state.withLock { $0.streams[component] = descriptor }
     }
 
     /// Adds a line to every manifest's `notes` (bad rows skipped, units detected).
@@ -198,8 +200,11 @@ public final class RunRecorder: Sendable {
     private func writeManifest(
         in dir: String, status: String, stages: [StageStatistics], endDate: Double?, failure: String?, padded: Bool
     ) throws(RecordFile.Failure) {
-        let (files, notes, inputs, results) = state.withLock { s in
-            (s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] }, s.results)
+        let (files, notes, inputs, results, streams) = state.withLock { s in
+            (
+                s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] }, s.results,
+                s.streams
+            )
         }
         var m = Fields()
         m["pipeline"] = .string(pipelineName)
@@ -244,6 +249,9 @@ public final class RunRecorder: Sendable {
             })
         if !inputs.isEmpty { m["inputs"] = .array(inputs.map(Value.object)) }
         if results.count > 0 { m["results"] = .object(results) }
+        if !streams.isEmpty {
+            m["streams"] = .object(Fields(streams.keys.sorted().map { ($0, .object(streams[$0]!.jsonFields)) }))
+        }
         m["notes"] = .array(notes.map(Value.string))
         var bytes: [UInt8] = []
         JSONEncoding.append(.object(m), to: &bytes)

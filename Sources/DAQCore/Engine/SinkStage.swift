@@ -10,6 +10,9 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     private var flushTimer: (any DispatchSourceTimer)?
     private var dirty = false
     private var stepsVersion = 0
+    /// Whether the start marker waits for the first data, which says what time the recording
+    /// it replays starts at: a marker's `timestamp` is on the data's time base.
+    private var startPending = false
 
     init(name: String, type: String, sink: any Sink, flushInterval: Double, pool: DispatchQueue) {
         self.sink = sink
@@ -19,13 +22,19 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
 
     override var plugin: AnyObject? { sink }
 
+    override var builtStage: BuiltStage? { .sink(sink) }
+
     override func startConsumer() throws {
         let (steps, version) = context.schedule.snapshot()
-        markers = StepMarkers(steps: steps, stream: name, startDate: context.startDate)
+        markers = StepMarkers(steps: steps, stream: name, origin: context.startDate)
         pauses = PauseMarkers(stream: name)
         stepsVersion = version
         try sink.start(context: context)
-        try write(markers.start())
+        if inputStreams.isEmpty || mergedInput.timeBase == .run {
+            try write(markers.start())
+        } else {
+            startPending = true
+        }
         if flushInterval > 0 {
             let t = DispatchSource.makeTimerSource(queue: queue)
             let interval = DispatchTimeInterval.nanoseconds(Int(flushInterval * 1e9))
@@ -43,11 +52,28 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
     }
 
     override func consume(_ batch: Batch) throws {
+        _ = noteInput(batch)
+        followOrigin(of: batch)
+        if startPending {
+            startPending = false
+            try write(markers.start())
+        }
         refreshSteps()
         var woven = weavePauses(markers.weave(batch))
         for change in markers.takeChanges() { noteStep(change) }
         woven.stream = batch.stream
         try write(woven)
+    }
+
+    /// Dates the markers woven into `batch` on its time base: for a stream with time of its own
+    /// (a replayed recording), the recording's time at run-clock 0, from its first sample.
+    private func followOrigin(of batch: Batch) {
+        guard let d = batch.declared?.descriptor, d.timeBase != .run,
+            let row = batch.kinds.firstIndex(of: .data) ?? batch.kinds.firstIndex(of: .event)
+        else { return }
+        // To the microsecond, which every recording's times are within: the same origin from
+        // whichever sample, so a marker's time is the same whatever batch it is woven into.
+        markers.origin = ((batch.timestamps[row] - batch.uptimes[row]) * 1e6).rounded() / 1e6
     }
 
     /// Adds the markers of the run's pauses; without a pause, one atomic load per batch.
@@ -126,6 +152,10 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         flushTimer?.cancel()
         flushTimer = nil
         if !isCancelling {
+            if startPending {
+                startPending = false
+                try write(markers.start())
+            }
             refreshSteps()
             let end = weavePauses(markers.stop(at: links?.watermark.finalUptime() ?? context.clock.now()), final: true)
             for change in markers.takeChanges() { noteStep(change) }

@@ -33,6 +33,8 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     override var plugin: AnyObject? { source }
 
+    override var builtStage: BuiltStage? { .source(source) }
+
     override var lifecycleState: LifecycleState { machine.lifecycle }
 
     override func startPlugin() throws {
@@ -210,6 +212,8 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
                 }
                 context.clock.advance(to: cut.uptime)
                 links?.watermark.noteEmitted(upTo: cut.uptime)
+                // The run ends at the cut on every clock, not when its last stage got there.
+                links?.watermark.noteStop(at: cut.uptime)
                 closeSource(at: cut.uptime)
             }
             return .finished
@@ -233,10 +237,9 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         return nil
     }
 
-    /// Applies the run's limits to what the source read, and stamps its steps.
+    /// Applies the run's limits to what the source read.
     private func admit(_ batch: inout Batch, _ r: inout Reading) {
         let limited = links?.limits.admit(&batch) ?? .open
-        stampSteps(&batch)
         switch limited {
         case .open: break
         case .duration:
@@ -269,6 +272,11 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             var dropped = due
             if pauseHandling == .buffer {
                 let capacity = pauseCapacity
+                // Stamped on a clock that stood still: what it describes is when it arrived.
+                if output?.descriptor.timeBase == .run {
+                    let arrived = context.clock.wallNow()
+                    for i in 0..<due { batch.setTimestamp(arrived, at: i) }
+                }
                 dropped = r.hold.keep(due == batch.count ? batch : batch.slice(0..<due), capacity: capacity)
                 let kept = r.hold.count
                 stats.withLock {
@@ -354,6 +362,19 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
         }
     }
 
+    /// Stamps each sample with the step in force at its time as it goes out, not as it was
+    /// read: a source reads ahead of the clock (a recording, a generator, what a pause held), and
+    /// a step that `daq control`, a step card or the API adds meanwhile must still reach every
+    /// sample at or after its time.
+    /// A source's types come from its data (a CSV's first row, a JSON line), so a value that
+    /// does not fit its declared type widens the type before the batch goes out.
+    override func emit(_ batch: Batch) {
+        var b = batch
+        stampSteps(&b)
+        if let wider = output?.retyped(by: b) { changeOutput(to: wider) }
+        super.emit(b)
+    }
+
     /// Fills in step paths the source left empty, from the pipeline's step schedule.
     private func stampSteps(_ batch: inout Batch) {
         let steps = context.steps
@@ -372,7 +393,6 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             noteError("closing at stop: \(error)", fatal: false)
         }
         guard !batch.isEmpty else { return }
-        stampSteps(&batch)
         emit(batch)
         if let last = batch.uptimes.last { links?.watermark.noteEmitted(upTo: last) }
     }

@@ -149,12 +149,6 @@ public final class StageContext: Sendable {
         stage?.pipeline?.recorder.recordResult(component: name, fields)
     }
 
-    /// The zone of the device clock the run's recordings were made on (``recordInput(_:)`` by
-    /// their sources), when they agree; `nil` for a run that reads none.
-    public var recordingTimeZone: TimeZone? {
-        stage?.pipeline?.recorder.inputTimeZone.flatMap(ISODate.zone)
-    }
-
     /// Tells the user something the stage found out (a detected unit); also kept in the manifest.
     public func notice(_ message: String) {
         stage?.pipeline?.recorder.note("\(name): \(message)")

@@ -28,6 +28,8 @@ class StageRuntime: @unchecked Sendable {
     var links: RunLinks?
     /// The components this one reads (dead-letter inputs by their producer's name).
     var inputNames: [String] = []
+    /// The streams this one reads, as its `inputs` name them (`accel`, `accel.dead`), in order.
+    var inputStreamOrder: [String] = []
     /// This stage's input buffer; `nil` for sources.
     var inbox: Inbox?
     /// The state last told to observers; the stage's own machine is the truth, this is its echo.
@@ -46,6 +48,15 @@ class StageRuntime: @unchecked Sendable {
     private let tapped = Atomic<Bool>(false)
     /// The plugin's timers and descriptor watches, cancelled when the stage ends.
     let tasks = StageTasks()
+    /// The descriptor of what it emits now. Set before the stage starts, then touched on
+    /// `queue` only.
+    var output: DeclaredStream?
+    /// The descriptors of the streams it reads now, by stream name (`accel`, `accel.dead`).
+    /// Set before the stage starts, then touched on `queue` only.
+    var inputStreams: [String: DeclaredStream] = [:]
+    /// What its plugin was built with; a transform describes its output with it again when an
+    /// input changes.
+    var pluginContext: PluginContext?
 
     init(name: String, kind: PluginKind, type: String, pool: DispatchQueue) {
         self.name = name
@@ -133,6 +144,9 @@ class StageRuntime: @unchecked Sendable {
     /// The plugin instance this stage runs.
     var plugin: AnyObject? { nil }
 
+    /// The plugin instance this stage runs, by kind. Subclasses override.
+    var builtStage: BuiltStage? { nil }
+
     /// Tells observers the stage is now in `next`, when that is news, by the steps of
     /// ``LifecycleState/route(to:)``. Runs on `queue`.
     func report(_ next: LifecycleState) {
@@ -153,6 +167,9 @@ class StageRuntime: @unchecked Sendable {
         guard !batch.isEmpty else { return }
         var b = batch
         b.stream = name
+        let declared = declaredOutput(for: b)
+        declared.order(&b)
+        b.declared = declared
         stats.withLock { $0.samplesOut += b.count }
         metrics?.samplesOut.increment(by: Int64(b.count))
         for out in outputs {

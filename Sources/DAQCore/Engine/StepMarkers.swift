@@ -1,31 +1,42 @@
 import Foundation
 
 /// Weaves step markers into a sink's stream: one at start, one at every step change (placed
-/// before the first sample at or after the step's time), and one at stop.
+/// before the first sample at or after the step's time), and one at stop. Each carries a
+/// `marker` field saying which (`start`, `step`, `stop`), so a reader tells markers from data
+/// without guessing from missing fields.
 ///
 /// Markers follow data time, not arrival time, so their order with the data is the same under
-/// every clock.
+/// every clock. Their `timestamp` is on the time base of the data they are woven into: the
+/// recording's time at their uptime for a replayed recording (``origin``), the run's wall time
+/// for live data.
 struct StepMarkers {
+    /// What a marker marks, as its `marker` field says.
+    enum Mark: String {
+        case start, step, stop
+    }
+
     private(set) var steps: [StepSpec]
     let stream: String
-    let startDate: Double
+    /// The time at uptime 0 on the data's time base: the run's start date for live data, the
+    /// recording's time at run-clock 0 for a replay, as the data woven last says.
+    var origin: Double
     private var next = 0
     private var current = ""
     private var changes: [(String, Double)] = []
     /// The latest data time seen, so the stop marker never precedes data.
     private var latest = 0.0
 
-    init(steps: [StepSpec], stream: String, startDate: Double) {
+    init(steps: [StepSpec], stream: String, origin: Double) {
         self.steps = steps
         self.stream = stream
-        self.startDate = startDate
+        self.origin = origin
     }
 
     /// The marker written at start: the step current at time 0 (steps at 0 are taken now).
     mutating func start() -> Batch {
         var b = Batch(stream: stream)
         advance(upTo: 0)
-        append(&b, current, 0)
+        appendMarker(&b, .start, current, 0)
         return b
     }
 
@@ -41,7 +52,7 @@ struct StepMarkers {
             while next < steps.count && batch.uptimes[i] >= steps[next].at {
                 current = steps[next].path
                 changes.append((current, steps[next].at))
-                appendMarker(&out, current, steps[next].at)
+                appendMarker(&out, .step, current, steps[next].at)
                 next += 1
             }
         }
@@ -56,10 +67,10 @@ struct StepMarkers {
         while next < steps.count && steps[next].at <= uptime {
             current = steps[next].path
             changes.append((current, steps[next].at))
-            append(&b, current, steps[next].at)
+            appendMarker(&b, .step, current, steps[next].at)
             next += 1
         }
-        append(&b, current, uptime)
+        appendMarker(&b, .stop, current, uptime)
         return b
     }
 
@@ -88,11 +99,10 @@ struct StepMarkers {
         }
     }
 
-    private func append(_ b: inout Batch, _ path: String, _ uptime: Double) {
-        appendMarker(&b, path, uptime)
-    }
-
-    private func appendMarker(_ b: inout Batch, _ path: String, _ uptime: Double) {
-        b.append(Sample(stream: stream, timestamp: startDate + uptime, uptime: uptime, stepPath: path, kind: .marker))
+    private func appendMarker(_ b: inout Batch, _ mark: Mark, _ path: String, _ uptime: Double) {
+        b.append(
+            Sample(
+                stream: stream, timestamp: origin + uptime, uptime: uptime, stepPath: path, kind: .marker,
+                fields: [StreamDescriptor.markerField.name: .string(mark.rawValue)]))
     }
 }

@@ -40,12 +40,13 @@ final class Watermark: Sendable {
 
     /// Where the run ends on its clock, for the stop marker: a recording's last sample time when
     /// it played to its end (under the virtual and the replay clock alike, so both write the same
-    /// stop marker), the time of the stop when one was asked for, and now on the realtime clock.
+    /// stop marker), the time of the stop when one was asked for (`--duration N` at exactly N,
+    /// at every clock), and else now on the realtime clock, where live input ends when it ends.
     func finalUptime() -> Double {
         switch mode {
         case .virtual: return latest
         case .replay: return max(latest, stoppedAt.withLock { $0 } ?? 0)
-        case .realtime: return max(latest, clock.now())
+        case .realtime: return max(latest, stoppedAt.withLock { $0 } ?? clock.now())
         }
     }
 }

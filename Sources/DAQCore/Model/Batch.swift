@@ -21,6 +21,16 @@ public struct Batch: Sendable {
     /// Where ``ensureColumn(_:)`` looks first: sources add fields in the same order sample
     /// after sample, so the column after the last one found is nearly always the next one.
     private var columnHint = 0
+    /// The stream's descriptor as the engine stamped it on emission.
+    var declared: DeclaredStream?
+
+    /// The descriptor of the stream this batch belongs to, as it stood when the batch was
+    /// emitted: a change (a field met for the first time) comes with the first batch it holds
+    /// for. `nil` for a batch no stage has emitted yet, such as one a plugin is building.
+    public var descriptor: StreamDescriptor? {
+        get { declared?.descriptor }
+        set { declared = newValue.map(DeclaredStream.init) }
+    }
 
     /// Creates an empty batch, reserving room for `capacity` samples.
     public init(stream: String = "", capacity: Int = 0) {
@@ -200,6 +210,16 @@ public struct Batch: Sendable {
         columns[j].name = to
     }
 
+    /// Sorts the columns by their names with `precedes`; equal ones keep their order.
+    mutating func sortColumns(by precedes: (String, String) -> Bool) {
+        let indexed = columns.enumerated().sorted { a, b in
+            precedes(a.element.name, b.element.name)
+                || (!precedes(b.element.name, a.element.name) && a.offset < b.offset)
+        }
+        columns = indexed.map(\.element)
+        columnHint = 0
+    }
+
     /// Reorders columns: those named in `order` first, in that order, the rest after.
     public mutating func reorderColumns(_ order: [String]) {
         var head: [Column] = []
@@ -211,6 +231,11 @@ public struct Batch: Sendable {
     /// Sets the step path of sample `index`.
     public mutating func setStepPath(_ path: String, at index: Int) {
         stepPaths[index] = path
+    }
+
+    /// Sets the timestamp of sample `index`, seconds since 1970.
+    public mutating func setTimestamp(_ timestamp: Double, at index: Int) {
+        timestamps[index] = timestamp
     }
 
     /// Sets the run-clock time of sample `index`.
@@ -238,6 +263,7 @@ public struct Batch: Sendable {
     public func slice(_ range: Range<Int>) -> Batch {
         if range == 0..<count { return self }
         var b = Batch(stream: stream)
+        b.declared = declared
         b.uptimes = Array(uptimes[range])
         b.timestamps = Array(timestamps[range])
         b.stepPaths = Array(stepPaths[range])

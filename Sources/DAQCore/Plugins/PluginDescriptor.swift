@@ -17,6 +17,8 @@ public struct PluginDescriptor: Sendable {
     public let module: String
     /// Whether it changes the run's step (see ``PluginMetadata/changesSteps``).
     public var changesSteps = false
+    /// What it emits (see ``PluginMetadata/output``).
+    public var output = StreamOutput.undeclared
 
     let decode: @Sendable (Node) throws -> any PluginConfiguration
     let build: @Sendable (any PluginConfiguration, PluginContext) throws -> BuiltStage
@@ -25,7 +27,7 @@ public struct PluginDescriptor: Sendable {
     public static func source<P: SourcePlugin>(_ type: P.Type, module: String = "custom") -> PluginDescriptor {
         PluginDescriptor(
             kind: .source, typeName: P.typeName, summary: P.summary, configKeys: P.configKeys, module: module,
-            changesSteps: P.changesSteps,
+            changesSteps: P.changesSteps, output: P.output,
             decode: { try decodePluginConfiguration(P.Configuration.self, from: $0) },
             build: { config, context in .source(try P(configuration: config as! P.Configuration, context: context)) })
     }
@@ -34,7 +36,7 @@ public struct PluginDescriptor: Sendable {
     public static func transform<P: TransformPlugin>(_ type: P.Type, module: String = "custom") -> PluginDescriptor {
         PluginDescriptor(
             kind: .transform, typeName: P.typeName, summary: P.summary, configKeys: P.configKeys, module: module,
-            changesSteps: P.changesSteps,
+            changesSteps: P.changesSteps, output: P.output,
             decode: { try decodePluginConfiguration(P.Configuration.self, from: $0) },
             build: { config, context in
                 .transform(try P(configuration: config as! P.Configuration, context: context))
@@ -45,7 +47,7 @@ public struct PluginDescriptor: Sendable {
     public static func sink<P: SinkPlugin>(_ type: P.Type, module: String = "custom") -> PluginDescriptor {
         PluginDescriptor(
             kind: .sink, typeName: P.typeName, summary: P.summary, configKeys: P.configKeys, module: module,
-            changesSteps: P.changesSteps,
+            changesSteps: P.changesSteps, output: P.output,
             decode: { try decodePluginConfiguration(P.Configuration.self, from: $0) },
             build: { config, context in .sink(try P(configuration: config as! P.Configuration, context: context)) })
     }

@@ -31,9 +31,17 @@ public protocol Source: AnyObject {
     /// stopped run's output is as well-formed as a finished one's. Not called after `read`
     /// returned ``SourceStatus/finished``: the source closed everything itself then.
     func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws
+    /// Says what the source emits before it emits anything: fields with types and units,
+    /// nominal rate, time base and zone, origin. Called when a run is built (before
+    /// ``start(context:)``) and by `daq describe`, which runs nothing: a source that reads a
+    /// file reads only what it needs of it here (a header), and a live source touches no device.
+    /// A field the source meets later (a JSON Lines key) widens the descriptor when it comes.
+    /// - Throws: when the stream cannot be known (the file is missing or has no header).
+    func describe(context: PluginContext) throws -> StreamDescriptor
 }
 
 extension Source {
+    public func describe(context: PluginContext) throws -> StreamDescriptor { StreamDescriptor() }
     public func start(context: StageContext) throws {}
     public func stop(context: StageContext) {}
     public func cutShort(into batch: inout Batch, at uptime: Double, context: StageContext) throws {}
@@ -56,9 +64,15 @@ public protocol Transform: AnyObject {
     /// Called when the run clock reaches a time the transform asked for with
     /// ``StageContext/requestTick(atUptime:)``: returns what is due (a window no data closed).
     func tick(now: Double, context: StageContext) throws -> Batch
+    /// Says what the transform emits, given what its input is (the merge of its inputs'
+    /// descriptors when it has several). Called when a run is built, by `daq describe`, and
+    /// again, in order with the data, whenever an input's descriptor changes.
+    /// - Throws: when the input cannot feed it (a field it needs is not there).
+    func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor
 }
 
 extension Transform {
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor { input }
     public func start(context: StageContext) throws {}
     public func finish(context: StageContext) throws -> Batch { Batch() }
     public func tick(now: Double, context: StageContext) throws -> Batch { Batch() }
@@ -125,11 +139,27 @@ public protocol PluginMetadata {
     /// scanned step card does. Sinks then write their stop marker only after it has ended, so
     /// a sink that does not read it still marks every step it made.
     static var changesSteps: Bool { get }
+    /// What the type emits, for `daq plugins describe`; the default ``Source/describe(context:)``
+    /// and ``Transform/describe(input:context:)`` of a plugin build its descriptor from it.
+    static var output: StreamOutput { get }
 }
 
 extension PluginMetadata {
     public static var changesSteps: Bool { false }
+    public static var output: StreamOutput { .undeclared }
     public static var configKeys: [ConfigKey] { Configuration.declaredKeys }
+}
+
+extension SourcePlugin {
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        Self.output.descriptor(input: nil)
+    }
+}
+
+extension TransformPlugin {
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        Self.output.descriptor(input: input)
+    }
 }
 
 /// A source type that the registry can build from configuration.
