@@ -11,6 +11,8 @@ enum ExecProtocol {
     /// What the program wrote on one line.
     enum Message {
         case sample(meta: Fields, fields: Fields)
+        /// What the program will write: its fields, units and rate (docs/exec-protocol.md).
+        case describe(StreamDescriptor)
         case ack(batch: Int64)
         case error(String)
     }
@@ -62,9 +64,16 @@ enum ExecProtocol {
                 return .ack(batch: n)
             case "error":
                 return .error(object["message"]?.stringValue ?? "(no message)")
+            case "describe":
+                do {
+                    return .describe(try StreamDescriptor(json: object["stream"] ?? .null))
+                } catch {
+                    throw BadLine(description: "a describe line whose 'stream' is not a descriptor: \(error)")
+                }
             default:
                 throw BadLine(
-                    description: "unknown control line '\(control.stringValue ?? "?")'; expected ack or error")
+                    description:
+                        "unknown control line '\(control.stringValue ?? "?")'; expected ack, error or describe")
             }
         }
         var meta = Fields()

@@ -51,7 +51,7 @@ public final class ExecSink: SinkPlugin, DeferredWork {
 
     private func received(_ message: ExecProtocol.Message, context: StageContext) {
         switch message {
-        case .sample:
+        case .sample, .describe:
             context.warn("program: a sink's program wrote a sample; only ack and error lines are read")
         case .ack(let n):
             let (samples, wake) = unacked.ack(n)

@@ -7,6 +7,8 @@ public final class ExecSource: SourcePlugin {
     public typealias Configuration = ExecSettings
     public static let typeName = "exec"
     public static let summary = "Runs a program as a source: each JSON Lines object on its stdout is a sample."
+    public static let output = StreamOutput(
+        .free, note: "fields as the program writes them, or as its first line declares them ({\"daq\": \"describe\"})")
 
     private let settings: ExecSettings
     private let baseDirectory: String
@@ -16,6 +18,12 @@ public final class ExecSource: SourcePlugin {
     public init(configuration: ExecSettings, context: PluginContext) throws {
         settings = configuration
         baseDirectory = context.baseDirectory
+    }
+
+    /// The program declares its output when it runs; until then, its samples are stamped on
+    /// the run clock unless they carry times of their own.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        StreamDescriptor(timeBase: .run)
     }
 
     public func start(context: StageContext) throws {
@@ -29,6 +37,9 @@ public final class ExecSource: SourcePlugin {
             case .sample(let meta, let fields):
                 ExecProtocol.append(
                     meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &batch)
+            case .describe(var d):
+                d.origin.plugin = d.origin.plugin ?? Self.typeName
+                context.declare(d)
             case .ack:
                 break
             case .error(let text):

@@ -10,6 +10,9 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
     public typealias Configuration = ExecSettings
     public static let typeName = "exec"
     public static let summary = "Runs a program as a transform: samples in and out as JSON Lines on stdin/stdout."
+    public static let output = StreamOutput(
+        .input,
+        note: "the input's fields and any the program adds, or what its first line declares ({\"daq\": \"describe\"})")
 
     private let settings: ExecSettings
     private let baseDirectory: String
@@ -17,6 +20,8 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
     private var unacked = UnackedBatches()
     private var output = Batch()
     private var inputClosed = false
+    /// What the program said it writes, once it has: from then on, the output's descriptor.
+    private var declared: StreamDescriptor?
 
     public init(configuration: ExecSettings, context: PluginContext) throws {
         settings = configuration
@@ -54,6 +59,10 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
         try supervisor.start()
     }
 
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        declared ?? input
+    }
+
     public func process(_ batch: inout Batch, context: StageContext) throws {
         if let failure = supervisor.failure { throw ExecError(failure) }
         let bytes = unacked.send(batch)
@@ -66,6 +75,9 @@ public final class ExecTransform: TransformPlugin, DeferredWork {
         case .sample(let meta, let fields):
             ExecProtocol.append(
                 meta: meta, fields: fields, now: context.clock.now(), startDate: context.startDate, to: &output)
+        case .describe(let d):
+            declared = d
+            context.declare(d)
         case .ack(let n):
             let (_, wake) = unacked.ack(n)
             context.emit(output)

@@ -72,7 +72,9 @@ public final class ConsoleSink: SinkPlugin {
         out.append(contentsOf: " s  ".utf8)
         switch batch.kinds[row] {
         case .marker:
-            if let kind = batch.column(ClockPause.markerField).flatMap({ $0.isAbsent(row) ? nil : $0[row].stringValue })
+            if let kind = batch.column(ClockPause.markerField).flatMap({ $0.isAbsent(row) ? nil : $0[row].stringValue }
+            ),
+                kind == "pause" || kind == "resume"
             {
                 // A pause or resume marker: its wall time, and how long the pause lasted.
                 out.append(contentsOf: "── \(kind) at \(ISODate.string(batch.timestamps[row]))".utf8)

@@ -80,6 +80,7 @@ public final class FileSink: SinkPlugin {
         }
         // An appended file already has its header.
         csvHeaderPending = !appending
+        if csv, fixedLayout == nil, !appending { declareColumns(context.inputDescriptor) }
         if appending && !config.append { context.notice("continuing \(path) after a reload") }
     }
 
@@ -99,6 +100,13 @@ public final class FileSink: SinkPlugin {
         }
         try writeRows(batch, context: context)
         context.wrote(bytes: bytesWritten - before)
+    }
+
+    /// Starts the CSV header with every field the input declares: only a field nobody declared
+    /// starts a part file when it comes. (Markers are told apart by the `kind` column.)
+    private func declareColumns(_ input: StreamDescriptor?) {
+        let excluded = config.metadata ? Set(RowLayout.metadata) : []
+        _ = order.add(names: (input?.fields ?? []).map(\.name).filter { !excluded.contains($0) })
     }
 
     private var bytesWritten: Int { csvFile?.bytesWritten ?? jsonFile?.bytesWritten ?? 0 }

@@ -37,6 +37,8 @@ public final class FileSource: SourcePlugin {
 
     public static let typeName = "file"
     public static let summary = "Samples from a JSON Lines or CSV file, streamed in constant memory."
+    public static let output = StreamOutput(
+        .free, note: "a CSV's header columns, or the first JSON line's keys, typed by the first record")
 
     /// Lines dropped under `nan: skip` reported one by one; the rest are counted.
     static let reportLimit = 20
@@ -49,6 +51,7 @@ public final class FileSource: SourcePlugin {
     /// The failure met after samples of the same read, raised by the next read.
     private var pendingFailure: (any Error)?
     private var droppedLines = 0
+    private var timeBaseKnown = false
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
@@ -56,6 +59,21 @@ public final class FileSource: SourcePlugin {
         decoder = RecordDecoder(
             format: configuration.format, delimiter: configuration.delimiterByte, timeField: configuration.timeField)
         timing = RecordTiming(timeField: configuration.timeField, rate: configuration.rate)
+    }
+
+    /// The header's columns (or the first JSON line's keys), typed by the first record, and the
+    /// time base its times give. A file that cannot be read twice (a FIFO) is not read here: its
+    /// fields come with the data, and its time base with the first record.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        if RegularFile.isOther(at: path) {
+            return StreamDescriptor(
+                rate: timing.rate.map(SampleRate.hz) ?? .irregular, timeBase: .run,
+                origin: StreamOrigin(file: config.path))
+        }
+        try BinarySniff.requireText(path: path, expected: "text (JSON Lines or CSV)")
+        var d = try RecordDecoder.describe(path: path, decoder: decoder, timing: timing)
+        d.origin.file = config.path
+        return d
     }
 
     public func start(context: StageContext) throws {
@@ -122,6 +140,16 @@ public final class FileSource: SourcePlugin {
                 continue
             }
             guard let decoded else { continue }
+            if !timeBaseKnown {
+                // Once, with the first record: what its times count from (the file's header was
+                // read at describe time, unless the file is a FIFO).
+                timeBaseKnown = true
+                let base = timing.timeBase(of: decoded)
+                if var d = context.outputDescriptor, d.timeBase != base {
+                    d.timeBase = base
+                    context.declare(d)
+                }
+            }
             let (u, ts) = timing.place(meta: decoded.meta, fields: decoded.fields, startDate: context.startDate)
             batch.appendRecord(uptime: u, timestamp: ts, meta: decoded.meta, fields: decoded.fields)
         }

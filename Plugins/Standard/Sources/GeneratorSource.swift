@@ -33,6 +33,13 @@ public final class GeneratorSource: SourcePlugin {
 
     public static let typeName = "generator"
     public static let summary = "Synthetic sine, square, sawtooth, noise or counter signal at a fixed rate."
+    public static let output = StreamOutput(
+        .own,
+        [
+            OutputField("seq", .int, "the sample's number, from 0"),
+            OutputField("value", .double, "the signal (named by `field`)"),
+        ],
+        note: "at `rate` Hz, on the run clock")
 
     // Plain copies of the keys: the per-sample loop reads them without going through `@Setting`.
     private let signal: Signal
@@ -51,6 +58,11 @@ public final class GeneratorSource: SourcePlugin {
         count = configuration.count
         field = configuration.field
         rng = configuration.seed == 0 ? 0x9E37_79B9_7F4A_7C15 : UInt64(configuration.seed)
+    }
+
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        StreamDescriptor(
+            fields: [FieldDescriptor("seq", .int), FieldDescriptor(field, .double)], rate: .hz(rate), timeBase: .run)
     }
 
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {

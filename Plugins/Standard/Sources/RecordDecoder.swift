@@ -15,7 +15,7 @@ struct RecordDecoder {
     var format: Format
     var delimiter: UInt8
     var timeField: String?
-    private var header: [String]?
+    private(set) var header: [String]?
 
     init(format: Format, delimiter: UInt8, timeField: String?) {
         self.format = format

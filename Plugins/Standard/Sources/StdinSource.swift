@@ -31,6 +31,9 @@ public final class StdinSource: SourcePlugin {
 
     public static let typeName = "stdin"
     public static let summary = "Samples from standard input (JSON Lines, CSV or text), stamped on arrival."
+    public static let output = StreamOutput(
+        .free, [OutputField("line", .string, "format: text: the line (named by `field`)")],
+        note: "JSON Lines and CSV: fields as the lines bring them, stamped on the run clock")
 
     private let config: Configuration
     private let reader = LineReader(descriptor: STDIN_FILENO, name: "<stdin>")
@@ -42,6 +45,12 @@ public final class StdinSource: SourcePlugin {
         config = configuration
         let d: UInt8 = configuration.delimiter == "\\t" ? 0x09 : configuration.delimiter.utf8.first!
         decoder = RecordDecoder(format: configuration.format == .csv ? .csv : .jsonl, delimiter: d, timeField: nil)
+    }
+
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        // Standard input cannot be read ahead: JSON Lines and CSV fields are declared as they come.
+        let fields = config.format == .text ? [FieldDescriptor(config.field, .string)] : []
+        return StreamDescriptor(fields: fields, rate: .irregular, timeBase: .run)
     }
 
     public func start(context: StageContext) throws {

@@ -12,6 +12,8 @@ public final class FilterTransform: TransformPlugin {
 
     public static let typeName = "filter"
     public static let summary = "Keeps samples for which an expression over their fields is true."
+    public static let output = StreamOutput(
+        .input, rate: .irregular, note: "the input's fields; what passes comes irregularly")
 
     private let expression: Expression
 

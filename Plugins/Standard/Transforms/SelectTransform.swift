@@ -20,6 +20,8 @@ public final class SelectTransform: TransformPlugin {
 
     public static let typeName = "select"
     public static let summary = "Keeps the named fields in the given order, or drops the named ones."
+    public static let output = StreamOutput(
+        .input, note: "the input's fields named in `fields`, in that order, or all but `drop`")
 
     private let keep: [String]?
     private let drop: Set<String>
@@ -27,6 +29,17 @@ public final class SelectTransform: TransformPlugin {
     public init(configuration: Configuration, context: PluginContext) throws {
         keep = configuration.fields
         drop = Set(configuration.drop ?? [])
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        var d = input
+        if let keep {
+            // A field the input does not declare yet is added by the data when it comes.
+            d.fields = keep.compactMap { input.field($0) }
+        } else {
+            d.fields.removeAll { drop.contains($0.name) }
+        }
+        return d
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {

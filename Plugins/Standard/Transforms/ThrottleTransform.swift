@@ -16,12 +16,20 @@ public final class ThrottleTransform: TransformPlugin {
 
     public static let typeName = "throttle"
     public static let summary = "Passes at most `rate` samples per second of run-clock time."
+    public static let output = StreamOutput(.input, note: "at most `rate` Hz: the input's rate when lower")
 
     private let interval: Double
     private var next = -Double.infinity
 
     public init(configuration: Configuration, context: PluginContext) throws {
         interval = 1 / configuration.rate
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        var d = input
+        // A regular stream thinned to a lower rate stays regular; an irregular one stays irregular.
+        if let hz = input.rate.hz, hz > 1 / interval { d.rate = .hz(1 / interval) }
+        return d
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {

@@ -47,6 +47,9 @@ struct WindowGroups {
     var counts: [Int] = []
     var accumulators: [[Accumulator]] = []
     var stepPaths: [String] = []
+    /// The data's time at run-clock 0 (`timestamp − uptime`) of the window's first sample: its
+    /// times go out on the data's time base, a replayed recording's dates included.
+    var origin: Double?
 
     init(fieldCount: Int) { self.fieldCount = fieldCount }
 
@@ -65,6 +68,7 @@ struct WindowGroups {
         }
         counts[g] += 1
         stepPaths[g] = stepPath
+        if origin == nil { origin = ((batch.timestamps[row] - batch.uptimes[row]) * 1e6).rounded() / 1e6 }
         var nonFinite: Int?
         for (f, c) in columns.enumerated() {
             if !accumulators[g][f].add(c.map { batch.columns[$0][row] } ?? .null) { nonFinite = f }
@@ -72,14 +76,17 @@ struct WindowGroups {
         return nonFinite
     }
 
+    /// Appends one sample per group, stamped with the window's end on the data's time base;
+    /// `window_start` and `window_end` are on that time base too.
     func emit(
-        into out: inout Batch, start: Double, end: Double, startDate: Double, fields: [String],
-        stats: [WindowTransform.Statistic], groupBy: String?
+        into out: inout Batch, start: Double, end: Double, fields: [String], stats: [WindowTransform.Statistic],
+        groupBy: String?
     ) {
+        let origin = origin ?? 0
         for g in keys.indices {
             var f = Fields()
-            f["window_start"] = .double(start)
-            f["window_end"] = .double(end)
+            f["window_start"] = .double(origin + start)
+            f["window_end"] = .double(origin + end)
             // A stepPath group is the output sample's own stepPath, not a field.
             if let groupBy, groupBy != "stepPath" { f[groupBy] = keys[g] }
             if stats.contains(.count) { f["count"] = .int(Int64(counts[g])) }
@@ -88,7 +95,7 @@ struct WindowGroups {
                     f["\(name)_\(stat.rawValue)"] = accumulators[g][i].value(stat)
                 }
             }
-            out.append(Sample(timestamp: startDate + end, uptime: end, stepPath: stepPaths[g], fields: f))
+            out.append(Sample(timestamp: origin + end, uptime: end, stepPath: stepPaths[g], fields: f))
         }
     }
 }

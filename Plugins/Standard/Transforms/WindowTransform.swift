@@ -50,6 +50,19 @@ public final class WindowTransform: TransformPlugin {
 
     public static let typeName = "window"
     public static let summary = "Tumbling or sliding windows on the run clock: count, mean, min, max, std, first, last."
+    public static let output = StreamOutput(
+        .own,
+        [
+            OutputField(
+                "window_start", .double, unit: "s", "the window's start, on the input's time base (a recording's dates)"
+            ),
+            OutputField("window_end", .double, unit: "s", "its end; the sample's timestamp too"),
+            OutputField("count", .int, "samples in the window (stats: count)"),
+            OutputField(
+                "<field>_<stat>", .double, unitFrom: "the field's",
+                "each statistic of each field; first and last keep the field's type"),
+        ],
+        note: "one sample per window (and per group_by value), at 1/slide Hz")
 
     private let size: Double
     private let slide: Double
@@ -71,6 +84,26 @@ public final class WindowTransform: TransformPlugin {
         stats = configuration.stats
         groupBy = configuration.groupBy
         grace = configuration.grace.value
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        var d = input
+        d.fields = [
+            FieldDescriptor("window_start", .double, unit: "s"), FieldDescriptor("window_end", .double, unit: "s"),
+        ]
+        if let groupBy, groupBy != "stepPath" {
+            d.fields.append(input.field(groupBy) ?? FieldDescriptor(groupBy, .any))
+        }
+        if stats.contains(.count) { d.fields.append(FieldDescriptor("count", .int)) }
+        for name in fields {
+            let f = input.field(name)
+            for stat in stats where stat != .count {
+                let type: FieldType = stat == .first || stat == .last ? (f?.type ?? .any) : .double
+                d.fields.append(FieldDescriptor("\(name)_\(stat.rawValue)", type, unit: f?.unit))
+            }
+        }
+        d.rate = .every(slide)
+        return d
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
@@ -141,9 +174,7 @@ public final class WindowTransform: TransformPlugin {
             nextIndex = Swift.max(nextIndex, w.index + 1)
             let start = Double(w.index) * slide
             let end = start + size
-            w.groups.emit(
-                into: &out, start: start, end: end, startDate: context.startDate, fields: fields, stats: stats,
-                groupBy: groupBy)
+            w.groups.emit(into: &out, start: start, end: end, fields: fields, stats: stats, groupBy: groupBy)
         }
     }
 }
