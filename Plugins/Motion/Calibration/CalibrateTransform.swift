@@ -17,7 +17,14 @@ public final class CalibrateTransform: TransformPlugin, TwoPassTransform {
     public static let summary =
         "Auto-calibration against gravity (van Hees 2014): per-axis offset and gain fitted on still 10 s windows, or given, or reused from a run's manifest."
 
+    public static let output = StreamOutput(
+        .input, note: "the input's fields, the axes corrected (as doubles, in g)")
+
     let settings: Configuration
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        input.setting([settings.x, settings.y, settings.z].map { FieldDescriptor($0, .double, unit: "g") })
+    }
 
     private enum State {
         /// `auto`, before the first pass's fit has come.

@@ -23,10 +23,32 @@ public final class NonwearTransform: TransformPlugin {
     public static let summary =
         "Flags (nonwear: true|false) or drops non-wear: 60 min windows every 15 min where 2 axes have SD < 13 mg and range < 150 mg (GGIR); an event per span."
 
+    public static let output = StreamOutput(
+        .input,
+        [
+            OutputField("nonwear", .bool, "mode: flag: whether the sample is non-wear (named by `field`)"),
+            OutputField("event", .string, "on a span's event sample: motion.nonwear"),
+            OutputField("start", .double, unit: "s", "the span's first step, seconds since 1970"),
+            OutputField("end", .double, unit: "s", "the end of its last step"),
+            OutputField("samples", .int, "data samples in the span"),
+        ])
+
     private var stage: NonwearStage
+    private let configuration: Configuration
 
     public init(configuration: Configuration, context: PluginContext) throws {
+        self.configuration = configuration
         stage = NonwearStage(configuration)
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        var added = Self.output.fields.map(\.descriptor)
+        added[0].name = configuration.field
+        if configuration.mode == .drop { added.removeFirst() } else { added[0].type = .bool }
+        var d = input.setting(added)
+        // Samples left out, and the span events among the rest: no longer a fixed rate when dropping.
+        if configuration.mode == .drop { d.rate = .irregular }
+        return d
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {

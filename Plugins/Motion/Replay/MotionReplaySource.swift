@@ -81,6 +81,17 @@ public final class MotionReplaySource: SourcePlugin {
     public static let summary =
         "Replays an accelerometer recording (CSV, JSON Lines, SageResearch log, Axivity .cwa, ActiGraph .gt3x, GENEActiv .bin/CSV, ActiLife and phone-app CSVs; .gz too)."
 
+    public static let output = StreamOutput(
+        .own,
+        ["x", "y", "z"].map { OutputField($0, .double, unitFrom: "as recorded: g, or m/s² from a phone", "an axis") }
+            + [
+                OutputField("temperature", .double, unit: "°C", "device files that record it"),
+                OutputField("idle", .bool, ".gt3x: true on samples filled in for idle sleep"),
+            ],
+        note:
+            "then a CSV's other columns and a device's other channels; the recording's nominal rate, its dates (or time since its start), its clock's zone or time_zone"
+    )
+
     /// What the recording says about its device and what reading it found, as the run
     /// manifest's `inputs` entry has it: complete once the replay has finished, `nil` for formats
     /// that carry nothing beyond their samples.
@@ -95,6 +106,8 @@ public final class MotionReplaySource: SourcePlugin {
     /// Damage that ended a compressed recording early, under `on_bad_row: skip`.
     private var damage: CompressedInputError?
     private var pendingFailure: (any Error)?
+    /// Whether the stream was declared from the rows read: once, with the first rows.
+    private var declaredFromRows = false
     static let reportLimit = 20
 
     public init(configuration: Configuration, context: PluginContext) throws {
@@ -126,7 +139,19 @@ public final class MotionReplaySource: SourcePlugin {
         return parts.joined(separator: ", ")
     }
 
-    private func open() throws -> any RecordingReader {
+    /// Whether `time_zone` was written: it then declares the recording's zone, a device file's own
+    /// included.
+    var timeZoneGiven: Bool { config.timeZoneGiven }
+    /// The zone `time_zone` names.
+    var configuredTimeZone: String { config.timeZone }
+    /// The recording's path as the configuration gives it.
+    var configuredPath: String { config.path }
+    /// The recording's path, resolved.
+    var resolvedPath: String { path }
+    /// The unit `units:` asks for.
+    var units: AxisUnits { config.units }
+
+    func open() throws -> any RecordingReader {
         var format = config.format
         if format == .auto && GT3XReader.matches(path: path) { format = .gt3x }
         if format == .auto && CWAReader.matches(path: path) { format = .cwa }
@@ -263,6 +288,12 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         self.timing = timing
+        if !declaredFromRows && rows.count > 0 {
+            // What the header and first rows say, now that they are read: the same as the run was
+            // built with for a file, more than it could know for a FIFO.
+            declaredFromRows = true
+            context.declare(descriptor(of: reader, first: rows))
+        }
         var stamps = kept.gather(rows.times)
         if offset != 0 { for k in stamps.indices { stamps[k] += offset } }
         batch.appendRows(

@@ -10,11 +10,18 @@ public final class AnglezTransform: TransformPlugin {
     public static let typeName = "motion.anglez"
     public static let summary =
         "Mean z-axis angle per epoch, atan(z / √(x² + y²)) in degrees; epochs from local midnight, one sample each, stamped with its start: anglez_deg, samples, wear, partial (also: enmo, mad)."
+    public static let output = EpochConfiguration.output(primary: .anglez)
 
     private var stage: EpochStage
+    private let configuration: Configuration
 
     public init(configuration: Configuration, context: PluginContext) throws {
+        self.configuration = configuration
         stage = EpochStage(settings: configuration, primary: .anglez)
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        configuration.describe(input: input, primary: .anglez)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {

@@ -94,14 +94,13 @@ struct EpochSums {
         out.padColumns(to: row + 1)
     }
 
-    /// The run-clock time a complete epoch is emitted at: its end, mapped from wall time by its
-    /// first sample, and never later than the sample that closed it (`closing`).
-    func closedUptime(closing: Double) -> Double {
-        min(firstUptime + (end - firstTimestamp), closing)
+    /// The run-clock time of the epoch's start, mapped from the data's time by its first
+    /// sample, so an epoch's `timestamp` (its start) and `uptime` name the same instant, as every
+    /// sample's do: a logger dates its start marker at the recording's start, and a step marker
+    /// goes after the epochs that began before the step. Never before the run began.
+    var startUptime: Double {
+        max(0, firstUptime + (start - firstTimestamp))
     }
-
-    /// The run-clock time of the epoch's last sample, for the one the end of input cuts short.
-    var lastSampleUptime: Double { lastUptime }
 }
 
 extension EpochSums {

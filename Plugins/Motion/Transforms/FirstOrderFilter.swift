@@ -107,6 +107,10 @@ public final class LowpassTransform: TransformPlugin {
     public static let summary =
         "First-order low-pass by alpha or cutoff_hz; writes <field>_lp. A NaN or inf input gives null and leaves the state as it was."
 
+    public static let output = StreamOutput(
+        .input,
+        [OutputField("<field>_lp", .double, unitFrom: "the field's", "each field low-passed (named by `suffix`)")])
+
     private let config: FilterSettings
     private let suffix: String
     private var states: [FirstOrderState]
@@ -116,6 +120,10 @@ public final class LowpassTransform: TransformPlugin {
         config = configuration.filter
         suffix = configuration.suffix
         states = Array(repeating: FirstOrderState(), count: configuration.filter.chosenFields.count)
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        FirstOrder.describe(input, fields: config.chosenFields, suffix: suffix)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
@@ -148,6 +156,10 @@ public final class HighpassTransform: TransformPlugin {
     public static let summary =
         "First-order high-pass by alpha or cutoff_hz (removes gravity); writes <field>_hp. A NaN or inf input gives null and leaves the state as it was."
 
+    public static let output = StreamOutput(
+        .input,
+        [OutputField("<field>_hp", .double, unitFrom: "the field's", "each field high-passed (named by `suffix`)")])
+
     private let config: FilterSettings
     private let suffix: String
     private var states: [FirstOrderState]
@@ -157,6 +169,10 @@ public final class HighpassTransform: TransformPlugin {
         config = configuration.filter
         suffix = configuration.suffix
         states = Array(repeating: FirstOrderState(), count: configuration.filter.chosenFields.count)
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        FirstOrder.describe(input, fields: config.chosenFields, suffix: suffix)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
@@ -180,6 +196,14 @@ public final class HighpassTransform: TransformPlugin {
     public func finish(context: StageContext) throws -> Batch {
         skipped.summarize(context: context)
         return Batch()
+    }
+}
+
+extension FirstOrder {
+    /// The input with each filtered field's output, in the field's unit (the field itself
+    /// when `suffix` is empty).
+    static func describe(_ input: StreamDescriptor, fields: [String], suffix: String) -> StreamDescriptor {
+        input.setting(fields.map { FieldDescriptor($0 + suffix, .double, unit: input.unit(of: $0)) })
     }
 }
 

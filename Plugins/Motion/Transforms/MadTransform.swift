@@ -12,11 +12,18 @@ public final class MadTransform: TransformPlugin {
     public static let typeName = "motion.mad"
     public static let summary =
         "MAD per epoch, mean ||a| − epoch mean| in mg; epochs from local midnight, one sample each, stamped with its start: mad_mg, samples, wear, partial (also: enmo, anglez)."
+    public static let output = EpochConfiguration.output(primary: .mad)
 
     private var stage: EpochStage
+    private let configuration: Configuration
 
     public init(configuration: Configuration, context: PluginContext) throws {
+        self.configuration = configuration
         stage = EpochStage(settings: configuration, primary: .mad)
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        configuration.describe(input: input, primary: .mad)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {

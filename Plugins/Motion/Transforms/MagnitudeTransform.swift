@@ -13,11 +13,17 @@ public final class MagnitudeTransform: TransformPlugin {
 
     public static let typeName = "motion.magnitude"
     public static let summary = "Adds the vector magnitude √(x² + y² + z²)."
+    public static let output = StreamOutput(
+        .input, [OutputField("magnitude", .double, unitFrom: "the axes'", "√(x² + y² + z²), named by `output`")])
 
     private let config: Configuration
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        input.setting(FieldDescriptor(config.output, .double, unit: input.unit(of: config.x)))
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {

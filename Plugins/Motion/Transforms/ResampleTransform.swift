@@ -29,6 +29,9 @@ public final class ResampleTransform: TransformPlugin {
     public static let summary =
         "Resamples to a fixed rate by linear interpolation; gaps over max_gap are reported, not bridged; next to a NaN or inf input, null."
 
+    public static let output = StreamOutput(
+        .input, note: "the input's fields at `rate` Hz; the interpolated ones as doubles, the others carried")
+
     private let period: Double
     private let maxGap: Double
     private let only: [String]?
@@ -46,6 +49,15 @@ public final class ResampleTransform: TransformPlugin {
         period = 1 / configuration.rate
         maxGap = configuration.maxGap?.value ?? Double(Configuration.gapPeriods) / configuration.rate
         only = configuration.fields
+    }
+
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        var d = input
+        for i in d.fields.indices where only?.contains(d.fields[i].name) ?? (d.fields[i].type == .int) {
+            d.fields[i].type = .double
+        }
+        d.rate = .hz(1 / period)
+        return d
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
