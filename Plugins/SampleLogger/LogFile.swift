@@ -29,8 +29,9 @@ final class LogFile {
     /// times; the run's start for one whose times count from 0, so it does not read 1970.
     private var dateOrigin = 0.0
     private let runStart: Double
-    /// Dates on the device's clock, for a run that replays a device recording: every row then
-    /// carries its `timestampDate`, and the header and markers are in the device's zone.
+    /// Dates on the recording's clock, for a stream with recorded time (a device file, a CSV of
+    /// dates): every row then carries its `timestampDate`, and the header and markers are in
+    /// the zone the stream was recorded in (UTC when it does not say).
     private var dates: LocalDateFormat?
     /// CSV columns: every field any sample had so far, in the order they first appeared.
     private var csvOrder = CSVFieldOrder()
@@ -46,9 +47,16 @@ final class LogFile {
     /// Data and event samples written.
     private(set) var samples = 0
 
-    init(path: String, layout: Layout, decimals: Int?, runStart: Double, zone: TimeZone? = nil) throws {
+    /// - Parameter stream: what the file's stream is, when known: its time base decides the
+    ///   dates, its fields the CSV header.
+    init(path: String, layout: Layout, decimals: Int?, runStart: Double, stream: StreamDescriptor? = nil) throws {
         self.path = path
-        dates = zone.map { LocalDateFormat(zone: $0) }
+        if let stream, stream.timeBase == .recorded {
+            dates = LocalDateFormat(zone: stream.timeZone.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
+        }
+        // The header holds every declared field from the start: only a field nobody declared
+        // starts a part file when it comes.
+        _ = csvOrder.add(names: (stream?.fields ?? []).map(\.name).filter { !reservedItemKeys.contains($0) })
         self.runStart = runStart
         self.layout = layout
         self.decimals = decimals
@@ -100,8 +108,8 @@ final class LogFile {
         csvHeaderPending = false
     }
 
-    /// `uptime,timestamp,stepPath,timestampDate` before the fields of every CSV row.
-    static let csvMetadataColumns = 4
+    /// `uptime,timestamp,stepPath,timestampDate,marker` before the fields of every CSV row.
+    static let csvMetadataColumns = 5
 
     /// Writes every remaining marker and the closing bytes, then closes.
     /// - Parameter fallbackT0: t0 for a file that never got data: the run's start date.
@@ -153,8 +161,11 @@ final class LogFile {
 
     private func writeRows(_ batch: Batch, markers: [LogMarker], warn: (String) -> Void) throws {
         guard let t0 else { return }
+        // The markers' own `marker` column is theirs, not a field to warn about.
         for column in batch.columns
-        where reservedItemKeys.contains(column.name) && warnedFields.insert(column.name).inserted {
+        where reservedItemKeys.contains(column.name) && Self.dataHas(column, in: batch)
+            && warnedFields.insert(column.name).inserted
+        {
             warn("field '\(column.name)' has the name of an item key; it is not written to \(path)")
         }
         // Per batch, not per sample: where each header field sits, or each column's key bytes.
@@ -176,6 +187,11 @@ final class LogFile {
                 samples += 1
             }
         }
+    }
+
+    /// Whether a data or event sample of `batch` has `column`: once per batch and reserved name.
+    private static func dataHas(_ column: Column, in batch: Batch) -> Bool {
+        (0..<batch.count).contains { batch.kinds[$0] != .marker && !column.isAbsent($0) }
     }
 
     /// Appends the markers not yet written whose uptime is at most `uptime`.

@@ -5,14 +5,36 @@ import DAQCore
 struct LogMarker: Sendable, Equatable {
     var uptime: Double
     var stepPath: String
+    /// What it marks, as its `marker` field says: `start`, `step`, `stop`, `pause` or `resume`.
+    var mark: String
     /// Set for the marker of a pause or a resume.
     var pause: LogPause? = nil
+
+    /// The marker at `row` of `batch`.
+    init(_ batch: Batch, row: Int) {
+        uptime = batch.uptimes[row]
+        stepPath = batch.stepPaths[row]
+        mark = batch.value(StreamDescriptor.markerField.name, at: row)?.stringValue ?? "step"
+        pause = LogPause(batch, row: row)
+    }
+
+    init(uptime: Double, stepPath: String, mark: String, pause: LogPause? = nil) {
+        self.uptime = uptime
+        self.stepPath = stepPath
+        self.mark = mark
+        self.pause = pause
+    }
 
     /// Whether it goes before a sample at `sampleUptime`: at or after its time, and for a
     /// resume only after it, so what a pause kept (stamped with the pause's time) sits between
     /// the pause and the resume.
     func precedes(_ sampleUptime: Double) -> Bool {
-        pause?.kind == "resume" ? sampleUptime > uptime : sampleUptime >= uptime
+        mark == "resume" ? sampleUptime > uptime : sampleUptime >= uptime
+    }
+
+    /// The value of CSV field column `name` for this marker (a pause's own), `nil` for an empty cell.
+    func csvCell(_ name: String) -> String? {
+        pause?.csvCell(name)
     }
 }
 
@@ -25,13 +47,14 @@ struct LogPause: Sendable, Equatable {
     var wallDate: Double
     var pausedSeconds: Double?
 
-    /// The CSV columns a logger adds once it has a pause to write.
-    static let fields = [ClockPause.markerField, "wallDate", ClockPause.pausedSecondsField]
+    /// The CSV columns a logger adds once it has a pause to write (which it marks is in the
+    /// `marker` column every row has).
+    static let fields = ["wallDate", ClockPause.pausedSecondsField]
 
     /// The pause of marker `row` of `batch`, `nil` for a step marker.
     init?(_ batch: Batch, row: Int) {
         guard let column = batch.column(ClockPause.markerField), !column.isAbsent(row),
-            let kind = column[row].stringValue
+            let kind = column[row].stringValue, kind == "pause" || kind == "resume"
         else { return nil }
         self.kind = kind
         wallDate = batch.timestamps[row]
@@ -43,7 +66,6 @@ struct LogPause: Sendable, Equatable {
     /// The value of CSV column `name` (one of ``fields``), or `nil` for an empty cell.
     func csvCell(_ name: String) -> String? {
         switch name {
-        case ClockPause.markerField: return kind
         case "wallDate": return ISODate.string(wallDate)
         case ClockPause.pausedSecondsField: return pausedSeconds.map { String($0) }
         default: return nil
@@ -52,7 +74,7 @@ struct LogPause: Sendable, Equatable {
 }
 
 /// The keys every item carries; a field of the same name would make a duplicate key.
-let reservedItemKeys: Set<String> = ["uptime", "timestamp", "stepPath", "timestampDate", "kind"]
+let reservedItemKeys: Set<String> = ["uptime", "timestamp", "stepPath", "timestampDate", "kind", "marker"]
 
 /// Encodes items in `RSDRecordSampleLogger`'s layout straight into an output buffer.
 ///
@@ -99,8 +121,8 @@ enum LogItemJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `{"uptime":u,"stepPath":"…","timestampDate":"ISO-8601","timestamp":u}`; a pause's adds
-    /// `"marker":"pause"` (or `"resume"`), `"wallDate":"ISO-8601"` and a resume's `"pausedSeconds"`.
+    /// `{"uptime":u,"stepPath":"…","timestampDate":"ISO-8601","timestamp":u,"marker":"step"}`; a
+    /// pause's adds `"wallDate":"ISO-8601"` and a resume's `"pausedSeconds"`.
     static func appendMarker(_ marker: LogMarker, date: String, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"uptime":"#.utf8)
         JSONEncoding.appendDouble(marker.uptime, to: &out)
@@ -110,9 +132,9 @@ enum LogItemJSON {
         JSONEncoding.appendString(date, to: &out)
         out.append(contentsOf: #","timestamp":"#.utf8)
         JSONEncoding.appendDouble(marker.uptime, to: &out)
+        out.append(contentsOf: #","marker":"#.utf8)
+        JSONEncoding.appendString(marker.mark, to: &out)
         if let pause = marker.pause {
-            out.append(contentsOf: #","marker":"#.utf8)
-            JSONEncoding.appendString(pause.kind, to: &out)
             out.append(contentsOf: #","wallDate":"#.utf8)
             JSONEncoding.appendString(ISODate.string(pause.wallDate), to: &out)
             if let seconds = pause.pausedSeconds {
@@ -124,11 +146,13 @@ enum LogItemJSON {
     }
 }
 
-/// CSV rows with the columns `uptime,timestamp,stepPath,timestampDate,<fields>`.
+/// CSV rows with the columns `uptime,timestamp,stepPath,timestampDate,marker,<fields>`: a
+/// marker's row says which it is (`start`, `step`, `pause`, `resume`, `stop`), a sample's leaves
+/// it empty.
 enum LogItemCSV {
     /// The header row for `fields`.
     static func appendHeader(fields: [String], to out: inout [UInt8]) {
-        out.append(contentsOf: "uptime,timestamp,stepPath,timestampDate".utf8)
+        out.append(contentsOf: "uptime,timestamp,stepPath,timestampDate,marker".utf8)
         for name in fields {
             out.append(UInt8(ascii: ","))
             appendCell(name, to: &out)
@@ -147,8 +171,9 @@ enum LogItemCSV {
         out.append(UInt8(ascii: ","))
         appendCell(batch.stepPaths[row], to: &out)
         out.append(UInt8(ascii: ","))
-        // timestampDate: markers only, unless the run replays a device file with its clock.
+        // timestampDate: markers only, unless the stream has dates of its own; then no marker.
         dates?.append(batch.timestamps[row], to: &out)
+        out.append(UInt8(ascii: ","))
         for index in columns {
             out.append(UInt8(ascii: ","))
             guard let index else { continue }
@@ -166,9 +191,11 @@ enum LogItemCSV {
         appendCell(marker.stepPath, to: &out)
         out.append(UInt8(ascii: ","))
         out.append(contentsOf: date.utf8)
+        out.append(UInt8(ascii: ","))
+        out.append(contentsOf: marker.mark.utf8)
         for name in fields {
             out.append(UInt8(ascii: ","))
-            if let cell = marker.pause?.csvCell(name) { appendCell(cell, to: &out) }
+            if let cell = marker.csvCell(name) { appendCell(cell, to: &out) }
         }
         out.append(0x0A)
     }

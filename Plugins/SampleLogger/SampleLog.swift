@@ -39,11 +39,11 @@ final class SampleLog {
     func write(_ batch: Batch, context: StageContext) throws {
         let before = opened.reduce(0) { $0 + $1.bytesWritten }
         for row in 0..<batch.count where batch.kinds[row] == .marker {
-            markers.append(
-                LogMarker(uptime: batch.uptimes[row], stepPath: batch.stepPaths[row], pause: LogPause(batch, row: row)))
+            markers.append(LogMarker(batch, row: row))
         }
         if batch.kinds.contains(where: { $0 != .marker }) {
-            try file(for: batch.stream, context: context).write(batch, markers: markers, warn: context.warn)
+            try file(for: batch.stream, descriptor: batch.descriptor, context: context).write(
+                batch, markers: markers, warn: context.warn)
         }
         context.wrote(bytes: opened.reduce(0) { $0 + $1.bytesWritten } - before)
     }
@@ -82,13 +82,14 @@ final class SampleLog {
         }
     }
 
-    /// The file of `stream`, opened on first use.
-    private func file(for stream: String, context: StageContext) throws -> LogFile {
+    /// The file of `stream`, opened on first use: dated in the zone its stream was recorded in.
+    private func file(for stream: String, descriptor: StreamDescriptor? = nil, context: StageContext) throws -> LogFile
+    {
         if let file = files[stream] { return file }
         let path = freePath(identifier: identifier(for: stream), context: context)
+        let described = descriptor ?? context.inputDescriptors[stream]
         let file = try LogFile(
-            path: path, layout: layout, decimals: config.decimals, runStart: context.startDate,
-            zone: context.recordingTimeZone)
+            path: path, layout: layout, decimals: config.decimals, runStart: context.startDate, stream: described)
         files[stream] = file
         opened.append(file)
         context.recordOutput(path: path, format: format, samples: 0, bytes: 0)
