@@ -89,13 +89,15 @@ let tlm: Fields = [
         #expect(records.map { $0["module"] } == [.string("B"), .string("D")])
         let ends = out.filter { $0.kind == .event && $0["event"] == .string("ble.window") }
         #expect(ends.first?["below_threshold"] == .int(1))
-        #expect(ends.map { $0["window_start"] } == [.double(0), .double(8)])
+        // On the capture's time base: its dates, as the reports' timestamps have them.
+        #expect(ends.map { $0["window_start"] } == [.double(1_700_000_000), .double(1_700_000_008)])
         // C fell in the pause: no module has it, and the pause says so.
         let pauses = out.filter { $0["event"] == .string("ble.pause") }
         #expect(pauses.count == 1)
         #expect(pauses.first?["reports"] == .int(1) && pauses.first?["window"] == .int(0))
         #expect(
-            pauses.first?["pause_start"] == .double(5) && pauses.first?["pause_end"] == .double(8)
+            pauses.first?["pause_start"] == .double(1_700_000_005)
+                && pauses.first?["pause_end"] == .double(1_700_000_008)
                 && pauses.first?.uptime == 8)
         #expect(
             out.filter { $0.kind == .event }.map { $0["event"]?.stringValue ?? "" } == [

@@ -14,6 +14,7 @@ public final class DiscoveryTransform: TransformPlugin {
 
     public static let typeName = "ble.discovery"
     public static let summary = "Discovery windows: one record per module per scan_duration (RSSI, frames, distance)."
+    public static let output = DiscoveryOutput.output
 
     /// Where the run clock stands: in window k's scan, or in the pause after it with the
     /// reports that fell in it.
@@ -38,6 +39,11 @@ public final class DiscoveryTransform: TransformPlugin {
     public init(configuration: Configuration, context: PluginContext) throws {
         settings = configuration
         period = configuration.scanDuration.value + configuration.pauseBetween.value
+    }
+
+    /// Records, then a window's events, every `scan_duration + pause_between`; the input's time base.
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        DiscoveryOutput.describe(input: input, period: period)
     }
 
     private func start(of window: Int) -> Double { Double(window) * period }
@@ -150,7 +156,9 @@ public final class DiscoveryTransform: TransformPlugin {
         }
         var fields: Fields = [
             "event": .string("ble.window"), "window": .int(Int64(window)), "count": .int(Int64(order.count)),
-            "window_start": .double(start(of: window)), "window_end": .double(end),
+            // On the data's time base, as every aggregate's bounds: a replayed capture's dates.
+            "window_start": .double((timeBase ?? context.startDate) + start(of: window)),
+            "window_end": .double((timeBase ?? context.startDate) + end),
             "below_threshold": .int(Int64(below)),
         ]
         if partial { fields["partial"] = .bool(true) }
@@ -170,7 +178,8 @@ public final class DiscoveryTransform: TransformPlugin {
         let to = start(of: window + 1)
         var fields: Fields = [
             "event": .string("ble.pause"), "window": .int(Int64(window)), "reports": .int(Int64(reports)),
-            "pause_start": .double(from), "pause_end": .double(to),
+            "pause_start": .double((timeBase ?? context.startDate) + from),
+            "pause_end": .double((timeBase ?? context.startDate) + to),
         ]
         if partial { fields["partial"] = .bool(true) }
         out.append(

@@ -19,8 +19,12 @@ public final class BLEReplaySource: SourcePlugin {
     public static let typeName = "ble.replay"
     public static let summary =
         "Advertising reports from a capture (btsnoop, pcap, pcapng), decoded, paced by the clock."
+    public static let output = BLEOutput.output(
+        note: "one sample per report, irregular, stamped with the capture's own dates; origin: the capture file")
 
     private let path: String
+    /// The path as configured, for the descriptor's origin.
+    private let configuredPath: String
     private var reader: CaptureReader?
     private let decoder: AdvertisingDecoder
     private var reports: ReportBatch?
@@ -28,8 +32,17 @@ public final class BLEReplaySource: SourcePlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         path = context.resolve(configuration.path)
+        configuredPath = configuration.path
         decoder = AdvertisingDecoder(custom: configuration.custom.decoders)
         reports = ReportBatch(decoder: decoder)
+    }
+
+    /// Declared from configuration alone: the capture's format does not change the fields, and
+    /// its records' times are dates (btsnoop, pcap and pcapng all count from 1970 or convert to it).
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        StreamDescriptor(
+            fields: BLEOutput.fields(custom: decoder.custom), rate: .irregular, timeBase: .recorded,
+            origin: StreamOrigin(plugin: Self.typeName, file: configuredPath))
     }
 
     public func start(context: StageContext) throws {

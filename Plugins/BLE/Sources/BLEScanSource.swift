@@ -37,6 +37,8 @@ public final class BLEScanSource: SourcePlugin {
     public static let typeName = "ble.scan"
     public static let summary =
         "Live LE scanning through a raw HCI socket (needs CAP_NET_RAW); same decoding as ble.replay."
+    public static let output = BLEOutput.output(
+        note: "one sample per report, irregular, on the run clock; origin: the adapter (hci0)")
 
     private let config: Configuration
     private var controller: HCIController?
@@ -56,6 +58,14 @@ public final class BLEScanSource: SourcePlugin {
         config = configuration
         openDescriptor = open
         reports = ReportBatch(decoder: AdvertisingDecoder(custom: configuration.custom.decoders))
+    }
+
+    /// Declared from configuration alone: describing opens no socket.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        StreamDescriptor(
+            fields: BLEOutput.fields(custom: reports.decoder.custom), rate: .irregular, timeBase: .run,
+            origin: StreamOrigin(plugin: Self.typeName, device: config.adapter),
+            metadata: ["scan": config.active ? "active" : "passive"])
     }
 
     public func start(context: StageContext) throws {

@@ -22,14 +22,23 @@ public final class HIDScannerSource: SourcePlugin, LiveScannerPlugin {
 
     public static let typeName = "barcode.hid"
     public static let summary = "A keyboard-wedge barcode scanner on evdev (/dev/input/eventN), with scan sessions."
+    public static let output = ScanOutput.output(note: "scan events on the run clock; origin: the evdev node")
 
     let scanner: LiveScanner
+    /// The device as configured, for the descriptor's origin.
+    private let device: String
 
     public init(configuration: Configuration, context: PluginContext) throws {
+        device = configuration.device
         scanner = LiveScanner(
             device: HIDDevice(
                 path: context.resolve(configuration.device), layout: configuration.layout, grab: configuration.grab),
             settings: configuration.session.resolved(in: context), terminator: .lf,
             reopenInterval: configuration.reopen.reopenInterval.value)
+    }
+
+    /// Declared from configuration alone: describing opens no device.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        ScanOutput.descriptor(timeBase: .run, origin: StreamOrigin(plugin: Self.typeName, device: device))
     }
 }

@@ -35,6 +35,10 @@ public final class ReplayScannerSource: SourcePlugin {
     public static let typeName = "barcode.replay"
     public static let summary =
         "Replays a scan log (JSON Lines or CSV) through scan sessions; path: - reads codes from stdin."
+    public static let output = ScanOutput.output(
+        note:
+            "scan events; a log's own dates (its first time ≥ 2001), else seconds from its start; path: - on the run clock"
+    )
 
     private let config: Configuration
     private let path: String
@@ -56,6 +60,22 @@ public final class ReplayScannerSource: SourcePlugin {
     }
 
     private var isLive: Bool { path == "-" }
+
+    /// Sessions on the log's times: dates when its first time is one (a time before 2001 counts
+    /// from the log's start, as in a replayed CSV), else seconds from the start, as a text log,
+    /// which has no times, is stamped. Reads the log only to its first timed line.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        guard !isLive else { return ScanOutput.descriptor(timeBase: .run, origin: StreamOrigin(plugin: Self.typeName)) }
+        var timeBase = TimeBase.elapsed
+        if format != .text {
+            try BinarySniff.requireText(path: path, expected: "a scan log (JSON Lines or CSV text)")
+            if let t = try ScanLogRecord.firstTime(path: path, csv: format == .csv), t >= 1e9 { timeBase = .recorded }
+        }
+        var d = ScanOutput.descriptor(
+            timeBase: timeBase, origin: StreamOrigin(plugin: Self.typeName, file: config.path))
+        d.metadata["format"] = format.rawValue
+        return d
+    }
 
     private var format: Format {
         if config.format != .auto { return config.format }

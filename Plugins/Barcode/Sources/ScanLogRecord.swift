@@ -52,4 +52,19 @@ enum ScanLogRecord {
         }
         return (t, .code(text: String(decoding: code, as: UTF8.self), symbology: nil))
     }
+
+    /// The time of the log's first timed line, `nil` when no line has one: all a descriptor
+    /// reads of a log, to tell dates from times that count from the log's start. A CSV header
+    /// and lines that do not read are passed over, as they are not the time of any sample.
+    static func firstTime(path: String, csv: Bool) throws -> Double? {
+        let reader = try LineReader(path: path)
+        var found: Double?
+        repeat {
+            let read = try reader.nextLine { line in
+                found = csv ? (try? Self.csv(line))?.0 : (try? json(line, timeRequired: false))?.0
+            }
+            guard read == .line else { return nil }
+        } while found == nil
+        return found
+    }
 }

@@ -24,13 +24,22 @@ public final class SerialScannerSource: SourcePlugin, LiveScannerPlugin {
     public static let typeName = "barcode.serial"
     public static let summary =
         "A serial barcode scanner on a tty (raw mode), with scan sessions; reopens a lost device."
+    public static let output = ScanOutput.output(note: "scan events on the run clock; origin: the tty")
 
     let scanner: LiveScanner
+    /// The device as configured, for the descriptor's origin.
+    private let device: String
 
     public init(configuration: Configuration, context: PluginContext) throws {
+        device = configuration.device
         scanner = LiveScanner(
             device: SerialDevice(path: context.resolve(configuration.device), settings: configuration.serial),
             settings: configuration.session.resolved(in: context), terminator: configuration.terminator,
             reopenInterval: configuration.reopen.reopenInterval.value)
+    }
+
+    /// Declared from configuration alone: describing opens no device.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        ScanOutput.descriptor(timeBase: .run, origin: StreamOrigin(plugin: Self.typeName, device: device))
     }
 }

@@ -18,6 +18,7 @@ public final class DedupTransform: TransformPlugin {
     public static let typeName = "barcode.dedup"
     public static let summary =
         "Drops a code read again within a window (its whole scan session), counting the repeats."
+    public static let output = StreamOutput(.input, note: "the input's samples as they came, repeats' sessions dropped")
 
     private let window: Double
     private let field: String

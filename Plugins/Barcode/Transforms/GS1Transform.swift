@@ -33,6 +33,7 @@ public final class GS1Transform: TransformPlugin {
     public static let typeName = "barcode.gs1"
     public static let summary =
         "Parses GS1 element strings and Digital Link URIs into fields (gtin, batch_lot, expiry_date, …)."
+    public static let output = GS1Output.output
 
     static let gs1Symbologies: Set<String> = [
         "gs1-128", "gs1-datamatrix", "gs1-qr", "gs1-databar", "gs1-aztec", "gs1-dotcode",
@@ -42,6 +43,16 @@ public final class GS1Transform: TransformPlugin {
 
     public init(configuration: Configuration, context: PluginContext) throws {
         config = configuration
+    }
+
+    /// The elements codes have given so far, in the order they first came: declared with their
+    /// types and units from the AI table as they come, not all 228 ahead (a scan log's CSV header
+    /// or a database table would be mostly empty columns).
+    private var elements: [FieldDescriptor] = []
+
+    /// The input's fields, the elements met so far, then `gs1` and `gs1_error`.
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        input.setting(elements + GS1Output.always)
     }
 
     public func process(_ batch: inout Batch, context: StageContext) throws {
@@ -58,6 +69,22 @@ public final class GS1Transform: TransformPlugin {
             out.append(s)
         }
         batch = out
+        declareNewElements(in: batch, context: context)
+    }
+
+    /// Declares the elements `batch` brings that no code brought before, before it goes out, so
+    /// they come with their types and units (a field the table does not know is typed by the
+    /// engine from its values).
+    private func declareNewElements(in batch: Batch, context: StageContext) {
+        let new = batch.columns.compactMap { c -> FieldDescriptor? in
+            guard let f = GS1Output.byName[c.name], !elements.contains(where: { $0.name == f.name }),
+                context.inputDescriptor?.field(c.name) == nil
+            else { return nil }
+            return f
+        }
+        guard !new.isEmpty else { return }
+        elements += new
+        if let current = context.outputDescriptor { context.declare(current.setting(new)) }
     }
 
     /// The fields a code adds, or `nil` when it carries nothing GS1.

@@ -39,6 +39,9 @@ public final class StepTransform: TransformPlugin {
     public static let typeName = "barcode.step"
     public static let changesSteps = true
     public static let summary = "Scanned step cards (STEP:path, or configured codes) change the run's step path."
+    public static let output = StreamOutput(
+        .input, [OutputField("step", .string, "on a step card's own sample: the step it starts")],
+        note: "the input's samples; each from a card on is in the card's step")
 
     private let config: Configuration
     /// Step path per card code; a code listed twice takes its last step.

@@ -18,6 +18,17 @@ public final class NewsSource: SourcePlugin {
     public static let typeName = "infomanager.news"
     public static let summary =
         "Polls an Info Manager service's news and emits each item that is new or edited."
+    public static let output = StreamOutput(
+        .own,
+        [
+            OutputField("id", .string, "the item's id"),
+            OutputField("language", .string, "the language of `text`, as the service chose it"),
+            OutputField("text", .string, "the item's text"),
+            OutputField(
+                "updated", .string, "when it last changed, ISO 8601 as the service states it; null when unstated"),
+            OutputField("change", .string, "new or edited since the last poll"),
+        ],
+        note: "when the news changes, on the run clock; origin: the service's host")
 
     private enum State {
         /// The next poll is due at run-clock `until`; `outage` is the failure last reported.
@@ -39,6 +50,15 @@ public final class NewsSource: SourcePlugin {
     public init(configuration: NewsSettings, context: PluginContext) throws {
         settings = configuration
         once = context.clock == .virtual
+    }
+
+    /// Declared from configuration alone: describing asks the service nothing. Items come when
+    /// the news changes, not at the polling rate.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        var d = Self.output.descriptor(input: nil)
+        d.origin = StreamOrigin(plugin: Self.typeName, host: URL(string: settings.baseURL)?.host)
+        d.metadata["base_url"] = settings.baseURL
+        return d
     }
 
     public func start(context: StageContext) throws {

@@ -29,6 +29,10 @@ public final class ResolveTransform: TransformPlugin, DeferredWork {
     public static let typeName = "infomanager.resolve"
     public static let summary =
         "Resolves ids (beacon, barcode, NFC) on an Info Manager service and adds name, description, url, … and resolve_state."
+    public static let output = StreamOutput(
+        .input, ResolvedFields.output,
+        note: "the input's fields, then the resolved ones, each named with `prefix` before it")
+
     /// A batch waiting for answers.
     private final class Pending {
         var batch: Batch
@@ -52,6 +56,12 @@ public final class ResolveTransform: TransformPlugin, DeferredWork {
         lifecycle = ResolverLifecycle(settings: configuration.resolver, context: context)
         fields = ResolvedFields(prefix: configuration.prefix)
         maxHeldSamples = max(4096, 256 * configuration.resolver.maxInFlight)
+    }
+
+    /// The input's fields, then the resolved ones under their prefixed names: every batch gets
+    /// them all, null where a sample has no id or the answer no value.
+    public func describe(input: StreamDescriptor, context: PluginContext) throws -> StreamDescriptor {
+        input.setting(fields.descriptors)
     }
 
     public var acceptsInput: Bool { heldSamples < maxHeldSamples }

@@ -16,6 +16,24 @@ struct ResolvedFields {
         updated = prefix + "updated"
     }
 
+    /// The fields as `daq plugins describe` documents them, unprefixed, in the order
+    /// ``fill(_:outcomes:)`` sets them.
+    static let output = [
+        OutputField("resolve_state", .string, "RESOLVED, CACHED, NODATA or UNRESOLVED; null on a sample without an id"),
+        OutputField("language", .string, "the language of the answer"),
+        OutputField("name", .string, "the element's name"),
+        OutputField("description", .string, "its description"),
+        OutputField("url", .string, "its link"),
+        OutputField("image_url", .string, "its image's link"),
+        OutputField("updated", .string, "when it last changed, ISO 8601 as the service states it"),
+    ]
+
+    /// The fields under the names this stage gives them.
+    var descriptors: [FieldDescriptor] {
+        let names = [state, language, name, description, url, imageURL, updated]
+        return zip(names, Self.output).map { $1.descriptor.named($0) }
+    }
+
     /// The id a value stands for: text as it is, a whole number in decimal; else `nil`.
     static func id(_ value: Value) -> String? {
         switch value {

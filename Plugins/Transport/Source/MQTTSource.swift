@@ -74,6 +74,14 @@ public final class MQTTSource: SourcePlugin {
     public static let typeName = "mqtt"
     public static let summary =
         "Samples from MQTT topic filters (+, #): what the mqtt sink publishes, duplicates dropped."
+    public static let output = StreamOutput(
+        .free,
+        [
+            OutputField("topic", .string, "the topic the message came on (origin: true)"),
+            OutputField("pipeline", .string, "the publishing pipeline, when the payload names it (origin: true)"),
+            OutputField("host", .string, "the publishing host, when the payload names it (origin: true)"),
+        ],
+        note: "the sender's fields as each message brings them, then these; the sender's timestamps")
 
     private let config: Configuration
     /// What the client connects with; internal for tests.
@@ -91,6 +99,17 @@ public final class MQTTSource: SourcePlugin {
         receiver = MQTTReceiver(
             limit: configuration.buffer, dedup: configuration.dedup, onBadPayload: configuration.onBadPayload,
             origin: configuration.origin, count: configuration.count)
+    }
+
+    /// The sender's fields are known only as messages bring them; declared are those this source
+    /// adds. Timestamps are the sender's, carried in each payload (only the uptime is this run's),
+    /// so the stream keeps the dates it was acquired at. Describing connects to nothing.
+    public func describe(context: PluginContext) throws -> StreamDescriptor {
+        var d = config.origin ? Self.output.descriptor(input: nil) : StreamDescriptor()
+        d.timeBase = .recorded
+        d.origin = StreamOrigin(plugin: Self.typeName, host: options.host)
+        d.metadata["topics"] = config.topics.joined(separator: ", ")
+        return d
     }
 
     deinit {
