@@ -27,19 +27,18 @@ public enum PipelineSchema {
             }
         }
         var properties: [String: Any] = [
-            "name": ["type": "string", "description": "The pipeline's name; run directories are named after it."],
+            "name": ["type": "string", "description": PipelineSpec.topLevelDoc("name")],
             "clock": [
                 "enum": ClockMode.allCases.map(\.rawValue),
-                "description":
-                    "realtime: wall time; replay: recorded time paced by speed; virtual: as fast as possible.",
+                "description": PipelineSpec.topLevelDoc("clock"),
             ],
             "speed": [
                 "anyOf": [["type": "number", "exclusiveMinimum": 0], ref("substitution")],
-                "description": "Replay pace; 1 is recorded speed. Ignored by realtime and virtual.",
+                "description": PipelineSpec.topLevelDoc("speed"),
             ],
             "metrics": [
                 "type": "object",
-                "description": "Where the run serves its metrics.",
+                "description": PipelineSpec.topLevelDoc("metrics"),
                 "additionalProperties": false,
                 "properties": [
                     "prometheus": [
@@ -56,7 +55,7 @@ public enum PipelineSchema {
             ],
             "steps": [
                 "type": "array",
-                "description": "Step schedule; each step change reaches every sink as a marker.",
+                "description": PipelineSpec.topLevelDoc("steps"),
                 "items": [
                     "type": "object", "required": ["path", "at"], "additionalProperties": false,
                     "properties": [
@@ -69,7 +68,7 @@ public enum PipelineSchema {
         for kind in PluginKind.allCases {
             properties[kind.section] = [
                 "type": ["object", "null"],
-                "description": "The \(kind.rawValue) components, by name.",
+                "description": PipelineSpec.topLevelDoc(kind.section),
                 "propertyNames": ["pattern": "^[^./ ]+$"],
                 "additionalProperties": ref(kind.rawValue),
             ]

@@ -64,11 +64,34 @@ public enum PluginReferenceDocument {
     private static func section(_ p: PluginDescriptor) -> String {
         var out =
             "<a id=\"\(anchor(p))\"></a>\n### `\(p.typeName)` (\(p.kind.rawValue), \(p.module))\n\n\(p.summary)\n\n"
-        guard !p.configKeys.isEmpty else { return out + "No keys besides `type`.\n\n" }
-        out += "| key | type | default | meaning |\n|---|---|---|---|\n"
-        for k in p.configKeys {
-            let def = k.required ? "**required**" : (k.defaultValue.map { "`\(cell($0))`" } ?? "")
-            out += "| `\(k.name)` | `\(cell(k.type))` | \(def) | \(cell(k.doc)) |\n"
+        if p.configKeys.isEmpty {
+            out += "No keys besides `type`.\n\n"
+        } else {
+            out += "| key | type | default | meaning |\n|---|---|---|---|\n"
+            for k in p.configKeys {
+                let def = k.required ? "**required**" : (k.defaultValue.map { "`\(cell($0))`" } ?? "")
+                out += "| `\(k.name)` | `\(cell(k.type))` | \(def) | \(cell(k.doc)) |\n"
+            }
+            out += "\n"
+        }
+        return p.kind == .sink ? out : out + emits(p.output)
+    }
+
+    /// What the type emits: its fields' table, as `daq plugins describe` prints it.
+    private static func emits(_ output: StreamOutput) -> String {
+        var out = "Emits "
+        switch output.shape {
+        case .own: out += "its own fields"
+        case .input: out += "the input's fields, then"
+        case .free: out += "fields as the data brings them"
+        }
+        if let hz = output.rate?.hz { out += ", at \(StreamText.number(hz)) Hz" }
+        out += output.note.map { " (\(cell($0)))" } ?? ""
+        guard !output.fields.isEmpty else { return out + ".\n\n" }
+        out += ":\n\n| field | type | unit | meaning |\n|---|---|---|---|\n"
+        for f in output.fields {
+            let unit = f.descriptor.unit.map { "`\(cell($0))`" } ?? f.unitNote.map { "\(cell($0))" } ?? ""
+            out += "| `\(cell(f.name))` | `\(f.descriptor.type.rawValue)` | \(unit) | \(cell(f.summary)) |\n"
         }
         return out + "\n"
     }

@@ -85,6 +85,34 @@ enum PluginDocumentation {
                         + r.2.padding(toLength: w2, withPad: " ", startingAt: 0) + "  " + r.3)
             }
         }
+        if p.kind != .sink { lines += emits(p.output) }
         return lines.joined(separator: "\n")
+    }
+
+    /// What the type emits: its own fields, or the input's plus its own, with units.
+    static func emits(_ output: StreamOutput) -> [String] {
+        var lines = ["", "  emits:"]
+        switch output.shape {
+        case .own: break
+        case .input: lines.append("    the input's fields, then:")
+        case .free: lines.append("    fields as the data brings them" + (output.fields.isEmpty ? "" : ", and:"))
+        }
+        if let rate = output.rate {
+            lines.append("    at " + (rate.hz.map { "\(StreamText.number($0)) Hz" } ?? "an irregular rate"))
+        }
+        if !output.fields.isEmpty {
+            let w0 = output.fields.map(\.name.count).max()!
+            let w1 = output.fields.map(\.descriptor.type.rawValue.count).max()!
+            let units = output.fields.map { f in f.descriptor.unit ?? f.unitNote.map { "(\($0))" } ?? "-" }
+            let w2 = units.map(\.count).max()!
+            for (f, unit) in zip(output.fields, units) {
+                lines.append(
+                    "    " + f.name.padding(toLength: w0, withPad: " ", startingAt: 0) + "  "
+                        + f.descriptor.type.rawValue.padding(toLength: w1, withPad: " ", startingAt: 0) + "  "
+                        + unit.padding(toLength: w2, withPad: " ", startingAt: 0) + "  " + f.summary)
+            }
+        }
+        if let note = output.note, output.shape != .free || !output.fields.isEmpty { lines.append("    " + note) }
+        return lines
     }
 }

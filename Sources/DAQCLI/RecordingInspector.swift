@@ -39,7 +39,7 @@ struct RecordingInspector {
                 if let v = s.fields[axis]?.doubleValue { r.axes[i].add(v) }
             }
         }
-        (r.warnings, r.notes, r.device) = firstPass
+        (r.warnings, r.notes, r.device, r.stream) = firstPass
         r.medianPeriod = periods.median
         if r.steps.isEmpty { r.steps = Self.sidecarSteps(path) }
         guard let median = r.medianPeriod, median > 0 else { return r }
@@ -48,8 +48,7 @@ struct RecordingInspector {
         // A recording on an absolute clock that spans days is drawn one row per day of its zone.
         var days: DayPlot?
         if plotWidth > 0, r.spansDays {
-            days = DayPlot(
-                zone: r.device?["timeZone"]?.stringValue.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
+            days = DayPlot(zone: r.stream?.timeZone.flatMap(ISODate.zone) ?? TimeZone(identifier: "UTC")!)
         }
         previous = nil
         _ = try each { s in
@@ -71,16 +70,17 @@ struct RecordingInspector {
         return r
     }
 
-    /// Streams every data sample of the recording through `body`; returns the warnings, the notes
-    /// and what the file said about its device (the run manifest's `inputs` entry).
-    private func each(_ body: (Sample) -> Void) throws -> ([String], [String], Fields?) {
+    /// Streams every data sample of the recording through `body`; returns the warnings, the notes,
+    /// what the file said about its device (the run manifest's `inputs` entry) and its stream's
+    /// descriptor (units, zone), as a run would declare it.
+    private func each(_ body: (Sample) -> Void) throws -> ([String], [String], Fields?, StreamDescriptor) {
         let configuration = try YAMLDecoder().decode(
             MotionReplaySource.Configuration.self, from: Yams.compose(yaml: config)!)
         try configuration.validate()
-        let source = try MotionReplaySource(
-            configuration: configuration,
-            context: PluginContext(
-                componentName: "recording", pipelineName: "inspect", baseDirectory: "", clock: .virtual))
+        let pluginContext = PluginContext(
+            componentName: "recording", pipelineName: "inspect", baseDirectory: "", clock: .virtual)
+        let source = try MotionReplaySource(configuration: configuration, context: pluginContext)
+        let stream = try source.describe(context: pluginContext)
         let messages = Mutex<([String], [String])>(([], []))
         let context = StageContext.detached(
             name: "recording", kind: .source, clock: RunClock(mode: .virtual),
@@ -111,7 +111,7 @@ struct RecordingInspector {
             }
         }
         let (warnings, notes) = messages.withLock { $0 }
-        return (warnings, notes, source.recordingSummary)
+        return (warnings, notes, source.recordingSummary, stream)
     }
 
     /// gen-accel style `FILE.steps.json`: `[{"stepPath": …, "start": seconds}, …]`.

@@ -67,6 +67,8 @@ struct RecordingReport {
     var lastTimestamp: Double?
     /// What the file said about its device and what reading it found (`motion.replay`'s summary).
     var device: Fields?
+    /// The recording's stream as a replay declares it: the axes' unit, the zone.
+    var stream: StreamDescriptor?
     var days: DayPlot?
 
     /// True when the timestamps are dates (after 1980) and cover more than a day.

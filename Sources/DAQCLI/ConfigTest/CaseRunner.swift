@@ -74,6 +74,10 @@ struct CaseRunner {
             registry: registry, pipeline: pipelineNode, environment: environment, publications: workspace.publications,
             feeds: c.feeds)
         var options = RunOptions(flushInterval: 0, contentHash: .sha256)
+        // A case's run starts at 1970-01-01T00:00:00Z: what is stamped on the run's clock (a
+        // generator's timestamps, its windows' bounds) reads as seconds since the start, the
+        // same in every run, so a case can expect it.
+        options.startDate = 0
         if let size = c.batchSize { options.batchSize = size }
         return observe(
             rewrite.spec, removed: rewrite.removed, workspace: workspace, publisher: publisher, timeout: c.timeout,

@@ -8,6 +8,9 @@ extension DAQCommand {
             discussion: """
                 Attaches to the control socket of a running 'daq run' and prints, as JSON Lines, \
                 the samples the components matching GLOB emit ('*' for all, 'motion.*', 'log'). \
+                Before a stream's first samples, and whenever it changes, a line \
+                {"tap":"descriptor","stream":NAME,"descriptor":{…}} says what the stream is: \
+                its fields with types and units, rate, time base and zone (as `daq describe --json`). \
                 The pipeline never waits for the tap: under load it is sampled (at most \
                 --max-rate samples per second, evenly spread), and what was left out is said on \
                 stderr. Ends when the run ends, after --count samples, or on Ctrl-C.
@@ -61,6 +64,10 @@ extension DAQCommand {
                         (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["names"]
                         as? [String]
                     printError("daq tap: tapping \(names?.joined(separator: ", ") ?? "?")")
+                    return true
+                }
+                if line.hasPrefix("{\"tap\":\"descriptor\"") {
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
                     return true
                 }
                 if line.hasPrefix("{\"ok\":false") {

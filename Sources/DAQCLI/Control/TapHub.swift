@@ -88,8 +88,11 @@ final class TapSubscriber: Sendable {
     }
 
     /// Writes tapped samples to `fd` until the client goes or the run ends: JSON Lines of
-    /// samples, and `{"tap":"skipped","samples":N}` after samples were left out.
+    /// samples, `{"tap":"descriptor","stream":NAME,"descriptor":{…}}` before a stream's first
+    /// samples and again when its descriptor changes, and `{"tap":"skipped","samples":N}` after
+    /// samples were left out.
     func serve(fd: Int32) {
+        var described: [String: StreamDescriptor] = [:]
         var budget = Double(maxRate)
         var last = DispatchTime.now().uptimeNanoseconds
         var out: [UInt8] = []
@@ -108,6 +111,10 @@ final class TapSubscriber: Sendable {
                 let now = DispatchTime.now().uptimeNanoseconds
                 budget = min(Double(maxRate), budget + Double(now - last) / 1e9 * Double(maxRate))
                 last = now
+                if let d = batch.descriptor, described[batch.stream] != d {
+                    described[batch.stream] = d
+                    Self.appendDescriptor(d, of: batch.stream, to: &out)
+                }
                 let take = min(batch.count, Int(budget))
                 // Evenly spaced rows, so a thinned stream still spans the whole batch.
                 for k in 0..<take { SampleJSON.appendLine(batch, row: k * batch.count / take, to: &out) }
@@ -122,5 +129,11 @@ final class TapSubscriber: Sendable {
             // and never a thread switch per batch.
             usleep(50_000)
         }
+    }
+
+    static func appendDescriptor(_ d: StreamDescriptor, of stream: String, to out: inout [UInt8]) {
+        let line: Fields = ["tap": "descriptor", "stream": .string(stream), "descriptor": .object(d.jsonFields)]
+        JSONEncoding.append(.object(line), to: &out)
+        out.append(0x0A)
     }
 }

@@ -76,7 +76,8 @@ struct DayPlot {
 
     /// An SVG a browser shows as is, titled `title`: a row per day with the hours on a grid,
     /// a vertical scale in `units` shared by every day (ticks on each row), and a legend.
-    func svg(title: String, units: String) -> String {
+    func svg(title: String, units: String?) -> String {
+        let named = series.name + (units.map { " (\($0))" } ?? "")
         let left = 150.0
         let right = 16.0
         let top = 56.0
@@ -91,7 +92,7 @@ struct DayPlot {
         var c = SVGCanvas(width: width, height: bottom + 66)
         c.text(title, x: 8, y: 20, size: 14, weight: "bold")
         c.text(
-            "\(series.name) (\(units))\(series.detail), one row per day of the \(series.clock), midnight to midnight; "
+            "\(named)\(series.detail), one row per day of the \(series.clock), midnight to midnight; "
                 + "per-pixel minimum and maximum\(hasNonwear ? "; non-wear shaded" : ""); every row has the scale on its left",
             x: 8, y: 38, fill: "#555")
         let dayFormat = DateFormatter()
@@ -126,7 +127,7 @@ struct DayPlot {
             c.text("\(hour):00", x: x, y: bottom + 15, anchor: anchor, fill: "#555")
         }
         c.text("time of day (\(series.clock), h)", x: left + plotWidth / 2, y: bottom + 32, anchor: "middle")
-        var legend = [(name: "\(series.name) (\(units))", color: "#444"), (name: "no data: blank", color: "#ffffff")]
+        var legend = [(name: named, color: "#444"), (name: "no data: blank", color: "#ffffff")]
         if hasNonwear { legend.append((name: "non-wear (shaded)", color: Self.nonwearFill)) }
         c.legend(legend, x: left, y: bottom + 54)
         return c.svg

@@ -19,8 +19,9 @@ extension RecordingReport {
         return parts.joined(separator: " — ")
     }
 
-    /// The unit of the axes' values, as the device file says, else g.
-    var plotUnits: String { device?["units"]?.stringValue ?? "g" }
+    /// The unit of the axes' values, as the recording's stream declares it; `nil` when the
+    /// recording does not say (a CSV without units in its header): the plot then names none.
+    var plotUnits: String? { stream?.unit(of: "x") }
 
     /// An SVG a browser shows as is: one panel per series with its axis, unit and grid, step
     /// intervals shaded with labels cut to fit, a legend; a recording that spans days, one row
@@ -85,8 +86,9 @@ extension RecordingReport {
                     points.append((px, y(s.high[k][b])))
                 }
                 c.polyline(points, stroke: colors[k])
-                c.rect(left, y0 + 4, SVGCanvas.textWidth("\(names[k]) (\(plotUnits))") + 8, 15, fill: "white")
-                c.text("\(names[k]) (\(plotUnits))", x: left + 4, y: y0 + 15, fill: colors[k], weight: "bold")
+                let label = names[k] + (plotUnits.map { " (\($0))" } ?? "")
+                c.rect(left, y0 + 4, SVGCanvas.textWidth(label) + 8, 15, fill: "white")
+                c.text(label, x: left + 4, y: y0 + 15, fill: colors[k], weight: "bold")
                 c.line(left, y0 + panel, width - right, y0 + panel, stroke: "#999")
             }
         }
