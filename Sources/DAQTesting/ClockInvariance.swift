@@ -5,12 +5,19 @@ import Yams
 
 /// Checks DAQKit's promise that the same input gives the same output at every clock and batch
 /// size: runs a pipeline on the virtual clock and on the replay clock (sped up), each with
-/// several batch sizes, and compares what every sink wrote and the files it left.
+/// several batch sizes (and on the realtime clock, for a pipeline short enough), and compares
+/// what every sink wrote and every file it left, whole.
 ///
-/// Rows are compared bar `uptime`: every sample's kind, step path, fields and (unless it is
-/// derived from the run's own start, as a marker's is) its timestamp. CSV files are compared
-/// by name and header. The realtime clock needs a live source, so it is tested where one is
-/// (a pseudo-terminal scanner, a loopback broker), not here.
+/// Rows are compared bar `uptime`: every sample's kind, step path, timestamp and fields, markers
+/// included. Files are compared byte for byte once merged and closed: CSV files after their
+/// parts are merged, JSON logs with their bodies. Every run is said to start at the same wall
+/// time (``runStart``), so what differs from run to run by design — the run folder's name, a
+/// live source's timestamps, a log's start date — is the same in each, and nothing is made equal
+/// after the fact: a recording's dates are compared as they are, and a stage that stamped the
+/// run's clock instead of the data's shows, since the run's date is none of the recording's.
+///
+/// Every component's output is also checked against its stream descriptor at that point: each
+/// sample's fields must be declared, with a type that accepts its value.
 public enum ClockInvariance {
     /// One way of running the pipeline.
     public struct Variant: Sendable, CustomStringConvertible {
@@ -28,21 +35,36 @@ public enum ClockInvariance {
         public var description: String { "\(clock.rawValue) clock, batches of \(batchSize)" }
     }
 
+    /// The wall time every compared run is said to start at: 2030-01-01T00:00:00Z, years after
+    /// any recording the tests replay.
+    public static let runStart = 1_893_456_000.0
+
     /// Batch sizes 1, 7 and 4,096 on the virtual and on the replay clock; the first is the reference.
     public static let standardVariants: [Variant] =
         [4096, 1, 7].map { Variant(clock: .virtual, batchSize: $0) }
         + [4096, 1, 7].map { Variant(clock: .replay, batchSize: $0) }
 
+    /// The virtual clock as the reference, then the realtime clock with small and large batches:
+    /// for a pipeline whose input lasts a few seconds of its own time.
+    public static let realtimeVariants: [Variant] = [
+        Variant(clock: .virtual, batchSize: 4096), Variant(clock: .realtime, batchSize: 7),
+        Variant(clock: .realtime, batchSize: 4096),
+    ]
+
     /// Runs the pipeline in `path` once per variant and returns each difference from the first
-    /// variant's output, described for a test failure; empty when every variant agrees.
+    /// variant's output, and each sample that does not fit its component's descriptor,
+    /// described for a test failure; empty when every variant agrees and fits.
     /// - Parameters:
     ///   - replaySpeed: the replay pace, high enough that the suite stays fast.
     ///   - environment: `${VAR}` values; sinks' `directory` and `path` are pointed at a scratch
     ///     directory of each run whatever they say.
+    ///   - duration: run-clock seconds each run lasts (`--duration`), so a realtime run of a
+    ///     long recording ends soon; every variant is cut alike.
     /// - Throws: when the pipeline is invalid or cannot start.
     public static func differences(
         pipeline path: String, plugins: [PluginDescriptor], environment: [String: String] = [:],
-        overrides: [String] = [], replaySpeed: Double = 50, variants: [Variant] = standardVariants
+        overrides: [String] = [], replaySpeed: Double = 50, duration: Double? = nil,
+        variants: [Variant] = standardVariants
     ) throws -> [String] {
         let registry = try PluginRegistry(plugins)
         var reference: (Variant, Output)?
@@ -50,7 +72,8 @@ public enum ClockInvariance {
         for variant in variants {
             let output = try run(
                 path, variant: variant, registry: registry, environment: environment, overrides: overrides,
-                speed: replaySpeed)
+                speed: replaySpeed, duration: duration)
+            found += output.misfits.prefix(5).map { "\(variant): \($0)" }
             guard let (first, expected) = reference else {
                 reference = (variant, output)
                 continue
@@ -60,11 +83,13 @@ public enum ClockInvariance {
         return found
     }
 
-    /// What one run wrote: each sink's rows, and the CSV files' headers by relative path.
+    /// What one run wrote: each sink's rows, and every file's normalized text by relative path.
     struct Output {
         var rows: [String: [String]] = [:]
         var files: [String: String] = [:]
         var failure: String?
+        /// Samples that do not fit their component's descriptor.
+        var misfits: [String] = []
 
         func differences(from other: Output) -> [String] {
             var out: [String] = []
@@ -72,18 +97,27 @@ public enum ClockInvariance {
                 out.append("the run failed with \(other.failure ?? "nothing"), not \(failure ?? "nothing")")
             }
             for sink in Set(rows.keys).union(other.rows.keys).sorted() {
-                let a = rows[sink] ?? []
-                let b = other.rows[sink] ?? []
-                if a.count != b.count { out.append("\(sink) wrote \(b.count) rows, not \(a.count)") }
-                if let i = (0..<min(a.count, b.count)).first(where: { a[$0] != b[$0] }) {
-                    out.append("\(sink) row \(i + 1) is\n    \(b[i])\n  not\n    \(a[i])")
-                }
+                out += Self.compare(rows[sink] ?? [], other.rows[sink] ?? [], what: sink, unit: "row")
             }
             if Set(files.keys) != Set(other.files.keys) {
                 out.append("files \(other.files.keys.sorted()), not \(files.keys.sorted())")
             }
-            for (name, header) in files where other.files[name] != nil && other.files[name] != header {
-                out.append("\(name) has the header \(other.files[name]!), not \(header)")
+            for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+                guard let theirs = other.files[name], theirs != text else { continue }
+                out += Self.compare(
+                    text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+                    theirs.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), what: name,
+                    unit: "line")
+            }
+            return out
+        }
+
+        /// The first line that differs, and a count that differs.
+        private static func compare(_ a: [String], _ b: [String], what: String, unit: String) -> [String] {
+            var out: [String] = []
+            if a.count != b.count { out.append("\(what) has \(b.count) \(unit)s, not \(a.count)") }
+            if let i = (0..<min(a.count, b.count)).first(where: { a[$0] != b[$0] }) {
+                out.append("\(what) \(unit) \(i + 1) is\n    \(b[i])\n  not\n    \(a[i])")
             }
             return out
         }
@@ -91,7 +125,7 @@ public enum ClockInvariance {
 
     private static func run(
         _ path: String, variant: Variant, registry: PluginRegistry, environment: [String: String],
-        overrides: [String], speed: Double
+        overrides: [String], speed: Double, duration: Double?
     ) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-clocks-\(UUID().uuidString)")
             .path
@@ -103,19 +137,50 @@ public enum ClockInvariance {
         settings += redirect(plain.components, to: scratch)
         let spec = try PipelineLoader(registry: registry, environment: environment, overrides: settings).load(
             file: path)
-        let run = try PipelineRun(spec: spec, options: RunOptions(batchSize: variant.batchSize, flushInterval: 0))
+        var options = RunOptions(batchSize: variant.batchSize, flushInterval: 0)
+        options.duration = duration
+        options.startDate = runStart
+        let run = try PipelineRun(spec: spec, options: options)
         let written = Mutex<[String: [Batch]]>([:])
-        for c in spec.components where c.kind == .sink {
-            _ = run.observe(component: c.name) { batch in written.withLock { $0[c.name, default: []].append(batch) } }
+        let misfits = Mutex<[String]>([])
+        for c in spec.components {
+            _ = run.observe(component: c.name) { batch in
+                if c.kind == .sink {
+                    written.withLock { $0[c.name, default: []].append(batch) }
+                } else if let problem = misfit(batch, of: c.name) {
+                    misfits.withLock { $0.append(problem) }
+                }
+            }
         }
         try run.start()
         let result = run.wait()
-        var output = Output(failure: result.failureLine)
+        var output = Output(failure: result.failureLine, misfits: misfits.withLock { $0 })
+        // By sink and stream: a sink reading several streams takes their batches as they come,
+        // which the realtime clock interleaves as it pleases; each stream's rows keep their order.
         for (sink, batches) in written.withLock({ $0 }) {
-            output.rows[sink] = batches.flatMap { rows(of: $0, runStart: run.clock.startDate) }
+            for batch in batches { output.rows["\(sink) ← \(batch.stream)", default: []] += rows(of: batch) }
         }
-        output.files = csvHeaders(under: scratch)
+        output.files = files(under: scratch)
         return output
+    }
+
+    /// The first sample of `batch` whose fields its descriptor does not declare, or declares
+    /// with a type that does not accept the value; `nil` when all fit.
+    static func misfit(_ batch: Batch, of component: String) -> String? {
+        guard let d = batch.descriptor else { return "\(component) emitted a batch without a descriptor" }
+        for column in batch.columns {
+            guard let field = d.field(column.name) else {
+                return "\(component) emitted '\(column.name)', which its descriptor does not declare"
+            }
+            for row in 0..<batch.count where batch.kinds[row] != .marker && !column.isAbsent(row) {
+                let value = column[row]
+                if !field.type.accepts(value) {
+                    return
+                        "\(component)'s '\(column.name)' is declared \(field.type.rawValue) but holds \(value.typeName) \(value)"
+                }
+            }
+        }
+        return nil
     }
 
     /// `sinks.<name>.directory` or `.path` settings that put every sink's files under `scratch`.
@@ -135,21 +200,17 @@ public enum ClockInvariance {
         "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// Each sample as text, bar its uptime: kind, step, timestamp (`run+` when it counts from the
-    /// run's start, as markers' and windows' do), then its fields by name.
-    static func rows(of batch: Batch, runStart: Double) -> [String] {
+    /// Each sample as text, bar its uptime: kind, step, timestamp, then its fields in order.
+    static func rows(of batch: Batch) -> [String] {
         (0..<batch.count).map { row in
             let sample = batch[row]
-            let derived = abs(sample.timestamp - (runStart + sample.uptime)) < 1e-3
-            let time = sample.kind == .marker ? "" : derived ? "run+" : "\(sample.timestamp)"
-            let fields = sample.fields.pairs.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }
-            return ([sample.kind.name, sample.stepPath, time] + fields).joined(separator: " ")
+            let fields = sample.fields.pairs.map { "\($0.0)=\($0.1)" }
+            return ([sample.kind.name, sample.stepPath, "\(sample.timestamp)"] + fields).joined(separator: " ")
         }
     }
 
-    /// Every file under `root` but manifests, by path relative to it (a run directory, whose name
-    /// holds the start time, shown as `…`), with its first line when it is a CSV file.
-    private static func csvHeaders(under root: String) -> [String: String] {
+    /// Every file under `root` but manifests, by path relative to it, with its text.
+    private static func files(under root: String) -> [String: String] {
         var out: [String: String] = [:]
         guard let walker = FileManager.default.enumerator(atPath: root) else { return out }
         while let relative = walker.nextObject() as? String {
@@ -158,10 +219,8 @@ public enum ClockInvariance {
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
                 !relative.hasSuffix("manifest.json")
             else { continue }
-            let components = relative.split(separator: "/")
-            let name = components.count > 2 ? "\(components[0])/…/\(components.last!)" : relative
-            let text = relative.hasSuffix(".csv") ? (try? String(contentsOfFile: full, encoding: .utf8)) : nil
-            out[name] = text.map { String($0.prefix { $0 != "\n" }) } ?? ""
+            let data = FileManager.default.contents(atPath: full) ?? Data()
+            out[relative] = String(data: data, encoding: .utf8) ?? "\(data.count) bytes, not UTF-8"
         }
         return out
     }
