@@ -88,6 +88,22 @@ struct PlotRenderingTests {
         return texts
     }
 
+    /// A phone app's CSV whose header says m/s² is plotted in m/s², as its stream declares.
+    @Test func aPhoneRecordingInMetresPerSecondSquaredIsLabelledSo() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-plot-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var text = "time,x (m/s^2),y (m/s^2),z (m/s^2)\n"
+        for i in 0..<500 { text += "\(1_764_324_000_000 + i * 20),0.1,0.2,\(9.8 + Double(i % 5) / 10)\n" }
+        try text.write(toFile: dir + "/phone.csv", atomically: true, encoding: .utf8)
+        let report = try RecordingInspector(config: "path: \"\(dir)/phone.csv\"", path: dir + "/phone.csv")
+            .inspect(plotWidth: 800)
+        let contents = try Self.check(report.svg()).map(\.content)
+        for name in ["x (m/s²)", "y (m/s²)", "z (m/s²)", "magnitude (m/s²)"] {
+            #expect(contents.contains(name), "\(name) missing: \(contents)")
+        }
+        #expect(!contents.contains { $0.hasSuffix("(g)") }, "\(contents)")
+    }
+
     @Test func walkPlotHasAxesUnitsGridLegendAndStepsThatFit() throws {
         let path = Self.repository.appendingPathComponent("recordings/walk.csv").path
         let report = try RecordingInspector(config: "path: \"\(path)\"", path: path).inspect(plotWidth: 1200)
@@ -95,7 +111,8 @@ struct PlotRenderingTests {
         let texts = try Self.check(svg)
         let contents = texts.map(\.content)
         #expect(contents.first == "walk.csv — 60.0 s")
-        for name in ["x (g)", "y (g)", "z (g)", "magnitude (g)", "time since the first sample (s)", "magnitude |a|"] {
+        // walk.csv's header names no unit, so the plot names none rather than guess g.
+        for name in ["x", "y", "z", "magnitude", "time since the first sample (s)", "magnitude |a|"] {
             #expect(contents.contains(name), "\(name) missing: \(contents)")
         }
         #expect(svg.components(separatedBy: "stroke=\"#e4e4e4\"").count > 12, "no value grid")
@@ -137,7 +154,8 @@ struct PlotRenderingTests {
                 && title.hasSuffix(
                     ".csv — 2023-11-15T00:00:00.000+00:00 to 2023-11-18T00:59:00.000+00:00 (3 d 0 h 59 min)"),
             "\(title)")
-        for name in ["0:00", "24:00", "time of day (device clock, h)", "magnitude |a| (g)", "2023-11-18 Sat", "1.5"] {
+        // A CSV of t,x,y,z states no unit: the plot names none.
+        for name in ["0:00", "24:00", "time of day (device clock, h)", "magnitude |a|", "2023-11-18 Sat", "1.5"] {
             #expect(contents.contains(name), "\(name) missing: \(contents)")
         }
     }

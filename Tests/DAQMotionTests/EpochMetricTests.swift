@@ -40,7 +40,7 @@ func epochs<T: TransformPlugin>(_ type: T.Type, _ config: String = "{}", _ sampl
         #expect(out.map { $0["samples"] } == [.int(500), .int(500), .int(200)])
         #expect(out.map { $0["partial"] } == [.bool(false), .bool(false), .bool(true)], "the end cut the last short")
         #expect(out.map(\.timestamp) == [1_700_000_000, 1_700_000_005, 1_700_000_010], "stamped with each start")
-        #expect(out.map(\.uptime) == [5, 10, 11.99], "complete epochs at their end, the last at its last sample")
+        #expect(out.map(\.uptime) == [0, 5, 10], "at each start on the run clock too: the instant it is stamped with")
     }
 
     /// |a| = 1 + A·sin(2π·t) sampled at 100 Hz: whole periods per epoch, so the sums have closed

@@ -61,7 +61,7 @@ struct ColumnGrowthTests {
         #expect(warnings.isEmpty, "\(warnings)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["manifest.json", "records.csv"])
         let text = try readText(dir + "/records.csv")
-        #expect(text.hasPrefix("uptime,timestamp,stepPath,timestampDate,t,seq,gone,late,later\n"))
+        #expect(text.hasPrefix("uptime,timestamp,stepPath,timestampDate,marker,t,seq,gone,late,later\n"))
         // Python's csv module reads every row at the header's width, quoted newlines included.
         let rows = try Self.pythonRows(dir + "/records.csv")
         // The same rows as one batch of everything (but the markers' dates, which are the run's):
@@ -72,11 +72,13 @@ struct ColumnGrowthTests {
             rows.map { $0.enumerated().filter { $0.offset != 3 }.map(\.element) }
                 == reference.map { $0.enumerated().filter { $0.offset != 3 }.map(\.element) })
         #expect(rows.count == 14)  // the header, 10 samples, and the markers at start, 0.45 s and stop
-        #expect(rows.allSatisfy { $0.count == 9 }, "\(rows)")
-        let seven = try #require(rows.first { $0.count > 5 && $0[5] == "7" })
-        #expect(seven[7] == "a,\"7\"\nb" && seven[8] == "14")
-        let two = try #require(rows.first { $0.count > 5 && $0[5] == "2" })
-        #expect(two[7] == "" && two[8] == "")
+        #expect(rows.allSatisfy { $0.count == 10 }, "\(rows)")
+        let seven = try #require(rows.first { $0.count > 6 && $0[6] == "7" })
+        #expect(seven[8] == "a,\"7\"\nb" && seven[9] == "14")
+        let two = try #require(rows.first { $0.count > 6 && $0[6] == "2" })
+        #expect(two[8] == "" && two[9] == "")
+        #expect(
+            rows.dropFirst().compactMap { $0.count > 4 && !$0[4].isEmpty ? $0[4] : nil } == ["start", "step", "stop"])
     }
 
     @Test(arguments: [1, 7, 4096])

@@ -21,8 +21,9 @@ struct LoggerFormatTests {
     func checkItems(_ items: [Value], t0: Double = 1_700_000_000, dateOrigin: Double? = nil) throws {
         #expect(shape(items) == Self.shape)
         let markers = items.filter { $0.object["timestampDate"] != nil }
+        #expect(markers.map { $0.object["marker"] } == [.string("start"), .string("step"), .string("stop")])
         for (marker, (uptime, path)) in zip(markers, Self.markers) {
-            #expect(marker.keys == ["uptime", "stepPath", "timestampDate", "timestamp"])
+            #expect(marker.keys == ["uptime", "stepPath", "timestampDate", "timestamp", "marker"])
             #expect(marker.object["uptime"] == .double(uptime) && marker.object["timestamp"] == .double(uptime))
             #expect(marker.object["stepPath"] == .string(path))
             #expect(marker.object["timestampDate"] == .string(ISODate.string((dateOrigin ?? t0) + uptime)))
@@ -83,14 +84,14 @@ struct LoggerFormatTests {
     @Test func csvHasAHeaderAndOneRowPerSampleMarkersIncluded() throws {
         let dir = try runLogger("logger.csv")
         let lines = try readText(dir + "/accel.csv").split(separator: "\n").map(String.init)
-        #expect(lines.first == "uptime,timestamp,stepPath,timestampDate,seq,value,label")
+        #expect(lines.first == "uptime,timestamp,stepPath,timestampDate,marker,seq,value,label")
         #expect(lines.count == 14)
-        #expect(lines[1] == "0.0,0.0,one,\(ISODate.string(1_700_000_000)),,,")
-        #expect(lines[2] == "0.0,0.0,one,,0,0.3333333333333333,\"a,\"\"0\"\"\"")
+        #expect(lines[1] == "0.0,0.0,one,\(ISODate.string(1_700_000_000)),start,,,")
+        #expect(lines[2] == "0.0,0.0,one,,,0,0.3333333333333333,\"a,\"\"0\"\"\"")
         // The relative time as the recording has it, not 0.09999990463256836 (RelativeTimeTests).
-        #expect(lines[3] == "0.1,0.1,one,,1,1.3333333333333333,\"a,\"\"1\"\"\"")
-        #expect(lines[7] == "0.5,0.5,two,\(ISODate.string(1700000000.5)),,,")
-        #expect(lines[13] == "0.9,0.9,two,\(ISODate.string(1700000000.9)),,,")
+        #expect(lines[3] == "0.1,0.1,one,,,1,1.3333333333333333,\"a,\"\"1\"\"\"")
+        #expect(lines[7] == "0.5,0.5,two,\(ISODate.string(1700000000.5)),step,,,")
+        #expect(lines[13] == "0.9,0.9,two,\(ISODate.string(1700000000.9)),stop,,,")
     }
 
     @Test func decimalsFixFieldDoublesOnly() throws {

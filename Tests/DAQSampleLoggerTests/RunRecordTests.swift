@@ -33,9 +33,26 @@ struct RunRecordTests {
         return lstat(path, &s) == 0
     }
 
-    @Test func aRunThatCannotStartSaysFailedWithItsReason() throws {
+    /// A missing input is found when the run is built, as its stream is described: nothing has
+    /// started, so no run directory is left behind, and the error names the source and the path.
+    @Test func aRunWhoseInputIsMissingLeavesNoDirectory() throws {
         let base = tempDirectory()
         let missing = base + "/missing.jsonl"
+        let error = #expect(throws: PipelineStartError.self) {
+            try PipelineHarness.run(
+                yaml: Self.pipeline(base, source: "{type: file, path: \"\(missing)\"}"), plugins: Self.plugins)
+        }
+        #expect(
+            error?.component == "sources.accel" && "\(error?.message ?? "")".contains(missing),
+            "\(String(describing: error))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base) == [])
+    }
+
+    @Test func aRunThatCannotStartSaysFailedWithItsReason() throws {
+        let base = tempDirectory()
+        // A folder where a file belongs: found only when the source opens it, after the logger started.
+        let missing = tempDirectory() + "/folder.jsonl"
+        try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: true)
         #expect(throws: PipelineStartError.self) {
             try PipelineHarness.run(
                 yaml: Self.pipeline(base, source: "{type: file, path: \"\(missing)\"}"), plugins: Self.plugins)

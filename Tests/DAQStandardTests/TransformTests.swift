@@ -9,7 +9,8 @@ struct TransformTests {
         values.enumerated().map { i, p in
             var f: Fields = ["v": .double(p.1)]
             if let key { f["k"] = .string(key[i]) }
-            return Sample(uptime: p.0, fields: f)
+            // Times since the recording began, as a replayed CSV of elapsed seconds has them.
+            return Sample(timestamp: p.0, uptime: p.0, fields: f)
         }
     }
 

@@ -62,7 +62,9 @@ struct CLIHelpTruthTests {
         #expect(tap.line { $0.contains("daq tap: tapping in") } != nil, "\(tap.stderr)")
         run.send("{\"v\": 1}\n")
         #expect(tap.finish() == 0, "\(tap.stderr)")
-        #expect(tap.stdoutLines.first?.contains("\"v\":1") == true, "\(tap.stdoutLines) \(tap.stderr)")
+        // The stream's descriptor, then its sample.
+        #expect(tap.stdoutLines.first?.hasPrefix("{\"tap\":\"descriptor\"") == true, "\(tap.stdoutLines)")
+        #expect(tap.stdoutLines.dropFirst().first?.contains("\"v\":1") == true, "\(tap.stdoutLines) \(tap.stderr)")
         #expect(run.finish() == 0)
     }
 }

@@ -38,9 +38,13 @@ struct ControlSocketTests {
         #expect(tap.line { $0 == "daq tap: tapping pos" } != nil, "\(tap.stderr)")
         for i in 0..<12 { p.run.send("{\"v\": \(i % 3), \"i\": \(i)}\n") }  // 8 pass the filter
         #expect(tap.finish() == 0, "\(tap.stderr)")
-        let samples = tap.stdoutLines.compactMap {
+        let lines = tap.stdoutLines.compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
+        // The stream's descriptor comes first, then its samples.
+        let descriptor = try #require(lines.first, "\(tap.stdoutLines)")
+        #expect(descriptor["tap"] as? String == "descriptor" && descriptor["stream"] as? String == "pos")
+        let samples = lines.filter { $0["tap"] == nil }
         #expect(samples.count == 5, "\(tap.stdoutLines)")
         #expect(samples.allSatisfy { $0["stream"] as? String == "pos" && ($0["v"] as? Int ?? 0) > 0 })
         #expect(samples.compactMap { $0["i"] as? Int } == [1, 2, 4, 5, 7])

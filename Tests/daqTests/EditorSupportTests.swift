@@ -116,10 +116,20 @@ struct EditorSupportTests {
         let reference = try DAQBinary.run(["plugins", "reference"]).out
         let window = try DAQBinary.run(["plugins", "describe", "window"])
         #expect(window.status == 0)
-        for line in window.out.split(separator: "\n").dropFirst(3) {
+        let lines = window.out.split(separator: "\n").dropFirst(3)
+        let emits = try #require(lines.firstIndex(of: "  emits:"), "\(window.out)")
+        for line in lines[..<emits] where !line.isEmpty {
             let key = line.split(separator: " ").first.map(String.init) ?? ""
             if ["inputs", "buffer", "on_error"].contains(key) { continue }  // common keys, documented once at the top
             #expect(reference.contains("| `\(key)` |"), "reference lacks window.\(key)")
+        }
+        // What it emits, field by field: `window_start  double  s  …`.
+        let types: Set<Substring> = ["double", "int", "bool", "string", "bytes", "array", "object", "any"]
+        for line in lines[emits...].dropFirst() {
+            let words = line.split(separator: " ")
+            guard words.count > 2, types.contains(words[1]) else { continue }
+            let field = String(words[0])
+            #expect(reference.contains("| `\(field)` |"), "reference lacks what window emits: \(field)")
         }
         let list = try DAQBinary.run(["plugins"]).out
         for line in list.split(separator: "\n") where line.hasPrefix("  ") {

@@ -92,7 +92,7 @@ struct PauseMarkerTests {
         #expect(data.compactMap { $0["i"] as? Int } == Array(0..<samples), "no sample lost or repeated")
         let pause = try #require(items.firstIndex { $0["marker"] as? String == "pause" }, "\(items.prefix(3))")
         let resume = try #require(items.firstIndex { $0["marker"] as? String == "resume" })
-        #expect(items.filter { $0["marker"] != nil }.count == 2)
+        #expect(items.compactMap { $0["marker"] as? String } == ["start", "pause", "resume", "stop"])
         // A replay waits in the pause: nothing between the markers, and the clock stood still.
         #expect(resume == pause + 1)
         let at = try #require(items[pause]["uptime"] as? Double)
@@ -143,8 +143,12 @@ struct PauseMarkerTests {
             // Kept in order, with the time they were read: the clock stood at the pause.
             #expect(values == [0, 1, 2, 3, 4, 5, 7, 8])
             #expect(between == [3, 4, 5])
-            let at = items[pause]["uptime"] as? Double
+            let at = try #require(items[pause]["uptime"] as? Double)
             #expect(items[(pause + 1)..<resume].allSatisfy { $0["uptime"] as? Double == at })
+            // …and each carries the time it arrived, after the pause began: not the pause's start.
+            // (A logger's `timestamp` counts from the run's start, as its uptime would have.)
+            let kept = items[(pause + 1)..<resume].compactMap { $0["timestamp"] as? Double }
+            #expect(kept.count == 3 && kept.allSatisfy { $0 > at }, "\(items[(pause + 1)..<resume])")
             #expect(warnings.count == 1 && warnings.first?.contains("dropped 1 more") == true, "\(p.run.stderr)")
         }
         #expect(items[(resume + 1)...].compactMap { $0["i"] as? Int } == [7, 8])
