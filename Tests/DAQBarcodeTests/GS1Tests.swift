@@ -13,7 +13,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
         from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: y, month: m, day: d))!
 }
 
-@Suite struct CheckDigitTests {
+@Suite(.timeLimit(.minutes(10))) struct CheckDigitTests {
     @Test func workedExamplesOfTheGeneralSpecifications() {
         // GS1 General Specifications 7.9.1: 629104150021 → 3.
         #expect(Mod10.checkDigit(for: Array("629104150021".utf8)) == 3)
@@ -38,7 +38,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite struct ElementStringTests {
+@Suite(.timeLimit(.minutes(10))) struct ElementStringTests {
     func parse(_ s: String, today: Date = day(2026)) -> GS1Data { ElementStringParser.parse(s, today: today) }
 
     @Test func predefinedAndVariableLengthsWithSeparators() {
@@ -111,7 +111,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite struct DigitalLinkTests {
+@Suite(.timeLimit(.minutes(10))) struct DigitalLinkTests {
     @Test func theStandardsExampleWithQualifiersAndQuery() {
         // GS1 Digital Link standard: 01 with 22, 10 (percent-encoded '/') and 21, 17 in the query.
         let d = DigitalLink.parse(
@@ -139,7 +139,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite struct SymbologyTests {
+@Suite(.timeLimit(.minutes(10))) struct SymbologyTests {
     func id(_ s: String) -> SymbologyIdentifier { SymbologyIdentifier.identify(Array(s.utf8)) }
 
     @Test(arguments: [
@@ -173,7 +173,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite struct GS1TransformTests {
+@Suite(.timeLimit(.minutes(10))) struct GS1TransformTests {
     @Test func fieldsAreAddedToScans() throws {
         let h = try TransformHarness(GS1Transform.self)
         func scan(_ code: String, _ symbology: String) -> Sample {

@@ -6,7 +6,7 @@ import Testing
 /// `daq plugins new` for Swift packages, through the built `daq`: the files, their syntax, the
 /// DAQKit path, and every refusal. That a scaffold builds and its tests pass is checked by
 /// scripts/test.sh, which compiles one of each kind.
-@Suite("daq plugins new")
+@Suite("daq plugins new", .timeLimit(.minutes(30)))
 struct ScaffoldTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path

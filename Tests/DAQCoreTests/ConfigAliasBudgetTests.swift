@@ -4,7 +4,7 @@ import Testing
 
 /// Aliases that multiply ("billion laughs") are refused from the file's own size, before any
 /// walk pays for the expansion; ordinary anchors still work.
-@Suite("Config: alias expansion budget")
+@Suite("Config: alias expansion budget", .timeLimit(.minutes(10)))
 struct ConfigAliasBudgetTests {
     /// A pipeline whose sink carries `*a<levels - 1>`, each level listing ten aliases of the one before.
     static func bomb(levels: Int, fanOut: Int = 10) -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// Bytes from outside reach messages escaped and cut, and a binary file given to a text reader
 /// is named for what it is.
-@Suite("Printable text in messages")
+@Suite("Printable text in messages", .timeLimit(.minutes(10)))
 struct PrintableTextTests {
     @Test func textIsKeptAndEverythingElseEscaped() {
         #expect(PrintableText.escaped("Grüße, 10 °C") == "Grüße, 10 °C")

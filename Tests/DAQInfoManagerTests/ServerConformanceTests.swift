@@ -8,7 +8,7 @@ import Yams
 /// `daq resolver serve` and `docs/infomanager-openapi.yaml` agree: undeclared methods, bad
 /// requests, news in a language that has none, a clean stop, and schemathesis (an independent
 /// OpenAPI tester, PyPI) generating requests from the document.
-@Suite("reference server against its document")
+@Suite("reference server against its document", .timeLimit(.minutes(10)))
 struct ServerConformanceTests {
     static func request(_ url: String, method: HTTPMethod = .GET) throws -> (
         status: Int, headers: HTTPHeaders, body: String

@@ -4,7 +4,7 @@ import DAQTesting
 import Dispatch
 import Testing
 
-@Suite("Clocks")
+@Suite("Clocks", .timeLimit(.minutes(10)))
 struct ClockTests {
     static func yaml(clock: String, speed: Double = 1) -> String {
         """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The run record with the real `daq` binary: a killed run, a disk that fills up.
-@Suite("daq run record")
+@Suite("daq run record", .timeLimit(.minutes(10)))
 struct RunRecordCLITests {
     static func temp(_ label: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-\(label)-\(UUID().uuidString)")

@@ -61,7 +61,7 @@ enum DAQBinary {
     }
 }
 
-@Suite("daq run and signals")
+@Suite("daq run and signals", .timeLimit(.minutes(10)))
 struct SignalTests {
     @Test func sigintStopsGracefullyWithACompleteFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-signal-\(UUID().uuidString)")
@@ -128,7 +128,7 @@ struct SignalTests {
     }
 }
 
-@Suite("daq batch as a process")
+@Suite("daq batch as a process", .timeLimit(.minutes(10)))
 struct BatchProcessTests {
     @Test func exitsOneWhenARecordingFailsAndPrintsTheTable() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-batchp-\(UUID().uuidString)").path
