@@ -1,4 +1,5 @@
 import DAQCore
+import DAQTesting
 import Foundation
 import Testing
 
@@ -22,23 +23,13 @@ import Testing
     }
 
     static func biip(_ corpus: String) throws -> [Theirs] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", fixtures.appendingPathComponent("biip-read.py").path, corpus]
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Read before waiting: a full pipe would hold the reader back for ever.
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let r = try Process.runToEnd(
+            "python3", [fixtures.appendingPathComponent("biip-read.py").path, corpus], timeout: 120)
         try #require(
-            p.terminationStatus == 0,
-            "biip-read.py failed (biip is installed by scripts/test.sh: python3 -m pip install biip==5.2.0): \(errText.suffix(1500))"
+            r.status == 0,
+            "biip-read.py failed (biip is installed by scripts/test.sh: python3 -m pip install biip==5.2.0): \(r.errors.suffix(1500))"
         )
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+        return try r.output.split(separator: "\n").map { line in
             let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return Theirs(gtin: o["gtin"] as? String, upc: o["upc"] as? String, ais: o["ais"] as? [[String]])
         }

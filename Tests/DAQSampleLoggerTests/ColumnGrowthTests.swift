@@ -118,16 +118,9 @@ struct ColumnGrowthTests {
     /// The rows of a CSV file as Python's `csv` module reads them.
     static func pythonRows(_ path: String) throws -> [[String]] {
         let script = "import csv, json, sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        let parsed = try JSONParser.parse(Array(data))
+        let r = try Process.runToEnd("python3", ["-c", script, path], timeout: 60)
+        try #require(r.status == 0, "\(r.errors)")
+        let parsed = try JSONParser.parse(Array(r.stdout))
         return parsed.array.map { $0.array.map { $0.stringValue ?? "" } }
     }
 }

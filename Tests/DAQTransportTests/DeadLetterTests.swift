@@ -11,15 +11,13 @@ struct MQTTDeadLetterTests {
         let broker = try Mosquitto()
         try broker.start()
         // Retained, so the receiver gets it on subscribing, whenever that is.
-        let pub = Process()
-        pub.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        pub.arguments = [
-            "mosquitto_pub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "t/bad", "-r", "-q", "1", "-m",
-            "hello, broker",
-        ]
-        try pub.run()
-        pub.waitUntilExit()
-        try #require(pub.terminationStatus == 0, "mosquitto_pub failed")
+        let pub = try Process.runToEnd(
+            "mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "t/bad", "-r", "-q", "1", "-m", "hello, broker"],
+            timeout: 60)
+        try #require(
+            pub.status == 0,
+            "mosquitto_pub failed (apt-get install -y mosquitto-clients; scripts/test.sh does it): \(pub.errors)")
 
         let rx = try LiveRun(
             """

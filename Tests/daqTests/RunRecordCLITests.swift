@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 
@@ -37,32 +38,20 @@ struct RunRecordCLITests {
           jsonl: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
           csv: {type: logger.csv, inputs: [gen], directory: "\(out.path)"}
         """.write(to: pipeline, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = DAQBinary.url
-        p.arguments = [
+        let daq = try LiveProcess([
             "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
-        ]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
+        ])
         // Synchronised on the events: every logger has delivered rows to its file.
-        var seen = ""
         let wanted = ["json", "jsonl", "csv"].map { "\"event\":\"delivered\",\"component\":\"\($0)\"" }
-        while !wanted.allSatisfy(seen.contains) {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        try #require(wanted.allSatisfy(seen.contains), "\(seen.suffix(2000))")
+        try #require(daq.rawStderr(timeout: 60) { wanted.allSatisfy($0.contains) } != nil, "\(daq.stderr.suffix(2000))")
         let run = try Self.onlyEntry(out)
         let live = try DAQBinary.run(["inspect", run])
         #expect(live.status == 0 && live.out.contains(": running"), "\(live)")
         let notYet = try DAQBinary.run(["repair", run])
         #expect(notYet.status == 1 && notYet.err.contains("still writing this run; left as it is"), "\(notYet)")
 
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        kill(daq.process.processIdentifier, SIGKILL)
+        #expect(daq.finish(timeout: 60) == SIGKILL)
         #expect(try Self.json(run + "/manifest.json")["status"] as? String == "running")
 
         let inspected = try DAQBinary.run(["inspect", run])
@@ -112,13 +101,9 @@ struct RunRecordCLITests {
             "-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path,
             "--status", "never",
         ]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+        let ran = try p.runToEnd(timeout: 120)
+        let stderr = ran.errors
+        #expect(ran.status == 1, "\(stderr)")
 
         let run = try Self.onlyEntry(out)
         let manifest = try Self.json(run + "/manifest.json")
@@ -156,13 +141,9 @@ struct RunRecordCLITests {
             "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path, "--status",
             "never",
         ]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+        let ran = try p.runToEnd(timeout: 120)
+        let stderr = ran.errors
+        #expect(ran.status == 1, "\(stderr)")
         #expect(stderr.contains("cannot start the run record") && stderr.contains("File too large"), "\(stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
     }
