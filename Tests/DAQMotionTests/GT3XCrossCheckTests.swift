@@ -91,12 +91,11 @@ import Testing
         let (ours, _) = try replayAll(path)
         expectRows(ours, w.expectedRows(), "motion.replay")
         compare(ours, parseRows(try python(Self.pygt3x, [path])), offset: Double(w.utcOffset), flags: true, "pygt3x")
-        // actfast 1.3.0 reads ACTIVITY records only; it is compared here once it reads ACTIVITY2 too.
+        // actfast 1.3.0 (the pinned version) reads ACTIVITY records only: from this file, all
+        // ACTIVITY2, it returns no sample and no warning. An actfast that reads ACTIVITY2 fails
+        // this line; compare with it then, on the measured seconds, as the test above does.
         let theirs = parseRows(try python(Self.actfast, [path]))
-        if !theirs.isEmpty {
-            compare(
-                ours.filter { $0["idle"] != .bool(true) }, theirs, offset: Double(w.utcOffset), flags: false, "actfast")
-        }
+        #expect(theirs.isEmpty, "actfast reads ACTIVITY2 now (\(theirs.count) rows): compare with it here")
     }
 
     /// A .gt3x built by Python's zipfile and struct straight from the specification, not by the
