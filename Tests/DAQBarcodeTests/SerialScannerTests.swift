@@ -105,8 +105,8 @@ final class FakeScannerPort {
         h.send(ControlCommand("trigger"))
         let timedOut = try h.read(until: { $0.contains { $0.event == "scan.stop" } })
         let names = timedOut.map(\.event)
-        #expect(names == ["scan.start", "scan.timeout", "scan.stop"])
-        if names.count == 3 { #expect(abs(timedOut[1].uptime - timedOut[0].uptime - 2) < 1e-9) }
+        try #require(names == ["scan.start", "scan.timeout", "scan.stop"])
+        #expect(abs(timedOut[1].uptime - timedOut[0].uptime - 2) < 1e-9)
         h.send(ControlCommand("cancel"))  // nothing open: nothing happens
         #expect(try h.read().samples.isEmpty)
     }

@@ -110,7 +110,7 @@ struct ColumnGrowthTests {
                 #expect((item.object["late"] != nil) == (seq >= 3), "\(item)")
                 #expect((item.object["later"] != nil) == (seq >= 6), "\(item)")
                 #expect(item.keys.contains("gone") == (seq == 1), "\(item)")
-                if seq == 1 { #expect(item.object["gone"] == .null) }
+                #expect((item.object["gone"] == .null) == (seq == 1), "\(item)")
             }
         }
     }

@@ -61,10 +61,11 @@ struct LogRepairTests {
             let value = try JSONParser.parse(repaired.bytes)
             let back = root == "object" ? value.object["items"]?.array ?? [] : value.array
             #expect(back == Array(items.prefix(kept)), "cut at \(cut)")
-            if root == "object" { #expect(value.object["startDate"] == original.object["startDate"]) }
+            #expect(value.object["startDate"] == (root == "object" ? original.object["startDate"] : nil))
             // Only a cut in the final newline leaves a log that is already complete.
             #expect(repaired.changed == (cut < log.count - 1), "cut at \(cut)")
-            if repaired.changed { #expect(repaired.bytesDropped == cut - (ends.last { $0 <= cut } ?? headerEnd)) }
+            let dropped = repaired.changed ? cut - (ends.last { $0 <= cut } ?? headerEnd) : 0
+            #expect(repaired.bytesDropped == dropped, "cut at \(cut)")
         }
         let whole = try LogRepair.repair(log)
         #expect(!whole.changed && whole.bytes == log && whole.itemsKept == 8 && whole.bytesDropped == 0)
