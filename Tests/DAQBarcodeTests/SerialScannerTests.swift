@@ -127,12 +127,28 @@ final class FakeScannerPort {
         #expect(throws: DeviceError.self) { try SourceHarness(SerialScannerSource.self, config: "device: \"\(path)\"") }
     }
 
-    @Test(.enabled(if: getuid() != 0, "root opens any device"))
-    func permissionDeniedNamesTheGroup() throws {
+    /// A device its mode keeps the user from: `daq run` as an unprivileged user (root opens any
+    /// device) fails to start and says which group to join.
+    @Test func permissionDeniedNamesTheGroup() throws {
         let port = try FakeScannerPort()
-        let target = String(cString: realpath(port.link, nil))
-        chmod(target, 0)
-        #expect(throws: DeviceError.self) { try scanner(port) }
+        let target = try #require(realpath(port.link, nil))
+        defer { free(target) }
+        #expect(chmod(target, 0) == 0)
+        let pipeline = file(
+            "scanner.yaml",
+            """
+            name: locked
+            clock: realtime
+            sources: {scanner: {type: barcode.serial, device: "\(port.link)"}}
+            sinks: {out: {type: "null", inputs: [scanner]}}
+            """)
+        let r = try Unprivileged.run(
+            ServiceProcess.builtExecutable("daq"), ["run", pipeline, "--status", "never", "--no-control"])
+        #expect(r.status == 1, "\(r.errors)")
+        #expect(
+            r.errors.contains(
+                "\(port.link): permission denied — add your user to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again) or add a udev rule"
+            ), "\(r.errors)")
     }
 
     @Test func lineSettingsAreChecked() {
