@@ -71,4 +71,32 @@ import Testing
             kinds["element strings", default: 0] >= 50 && kinds["gtin", default: 0] >= 35
                 && kinds["nothing", default: 0] >= 5, "\(kinds)")
     }
+
+    /// Every Application Identifier of ours has biip's data lengths and separator rule, read from
+    /// biip's own table (`biip-ais.py`): a wrong length in `AITable` (two AIs' swapped) fails here.
+    @Test func everyApplicationIdentifierHasBiipsLengthsAndSeparatorRule() throws {
+        let r = try Process.runToEnd(
+            "python3", [Self.fixtures.appendingPathComponent("biip-ais.py").path], timeout: 120)
+        try #require(
+            r.status == 0,
+            "biip-ais.py failed (biip is installed by scripts/test.sh: python3 -m pip install biip==5.2.0): \(r.errors.suffix(1500))"
+        )
+        let table = try #require(try JSONSerialization.jsonObject(with: r.stdout) as? [String: [Int]])
+        func shown(_ min: Int, _ max: Int, _ predefined: Bool) -> String {
+            "\(min)-\(max)\(predefined ? " predefined" : "")"
+        }
+        let theirs = table.mapValues { shown($0[0], $0[1], $0[2] == 1) }
+        let ours = AITable.entries.mapValues { shown($0.minLength, $0.maxLength, $0.predefined) }
+        // AIs newer than our table (GS1 General Specifications 24 and 25): one added here fails
+        // this line until it is taken off the list.
+        #expect(Set(theirs.keys).subtracting(ours.keys) == ["717", "8040", "8041", "8042", "8043"])
+        #expect(Set(ours.keys).subtracting(theirs.keys).isEmpty, "AIs biip does not know")
+        let differ = ours.keys.sorted().compactMap { ai in
+            theirs[ai].flatMap { $0 == ours[ai] ? nil : "\(ai): ours \(ours[ai]!), biip \($0)" }
+        }
+        // Where biip's format string says less than its own pattern: 423 and 425 are one to five
+        // country codes of three digits (its pattern `(\d{3}){1,5}`, and ours), which its format
+        // `N3+N3+N..12` reads as at least four.
+        #expect(differ == ["423: ours 3-15, biip 4-15", "425: ours 3-15, biip 4-15"])
+    }
 }
