@@ -9,7 +9,7 @@ import Testing
 /// Eddystone) and ruuvitag-sensor (Ruuvi RAWv2), from PyPI, through
 /// `Tests/Fixtures/ble/decode-ads.py`. On the project's capture (`recordings/beacons.btsnoop`)
 /// and on the specifications' vectors, every field they decode is ours, with the same value.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(20)))
 struct OutsideDecoderTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -9,7 +9,7 @@ import Testing
 /// the btsnoop files `BTSnoopWriter` makes for `daq test`, and the btsnoop, pcap and pcapng files
 /// the tests write. Every advertising report tshark finds, `ble.replay` finds too, with the same
 /// time, address, RSSI, event type and data length.
-@Suite("captures read by tshark", .timeLimit(.minutes(5)))
+@Suite("captures read by tshark", .timeLimit(.minutes(20)))
 struct TsharkTests {
     struct Report: Equatable, CustomStringConvertible {
         var time: Double

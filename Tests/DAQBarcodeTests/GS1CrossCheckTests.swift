@@ -12,7 +12,7 @@ import Testing
 /// (400). Ours makes one: a code that is a GTIN by length and check digit stays a GTIN. So
 /// a GTIN of ours must be one biip found, element strings of ours must be biip's message, and
 /// a code we leave alone must be one biip finds nothing in either.
-@Suite(.timeLimit(.minutes(10))) struct GS1CrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct GS1CrossCheckTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/gs1")
 

@@ -13,7 +13,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
         from: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: y, month: m, day: d))!
 }
 
-@Suite(.timeLimit(.minutes(10))) struct CheckDigitTests {
+@Suite(.timeLimit(.minutes(20))) struct CheckDigitTests {
     @Test func workedExamplesOfTheGeneralSpecifications() {
         // GS1 General Specifications 7.9.1: 629104150021 → 3.
         #expect(Mod10.checkDigit(for: Array("629104150021".utf8)) == 3)
@@ -47,7 +47,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct ElementStringTests {
+@Suite(.timeLimit(.minutes(20))) struct ElementStringTests {
     func parse(_ s: String, today: Date = day(2026)) -> GS1Data { ElementStringParser.parse(s, today: today) }
 
     @Test func predefinedAndVariableLengthsWithSeparators() {
@@ -120,7 +120,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct DigitalLinkTests {
+@Suite(.timeLimit(.minutes(20))) struct DigitalLinkTests {
     @Test func theStandardsExampleWithQualifiersAndQuery() {
         // GS1 Digital Link standard: 01 with 22, 10 (percent-encoded '/') and 21, 17 in the query.
         let d = DigitalLink.parse(
@@ -148,7 +148,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct SymbologyTests {
+@Suite(.timeLimit(.minutes(20))) struct SymbologyTests {
     func id(_ s: String) -> SymbologyIdentifier { SymbologyIdentifier.identify(Array(s.utf8)) }
 
     @Test(arguments: [
@@ -182,7 +182,7 @@ func day(_ y: Int, _ m: Int = 6, _ d: Int = 15) -> Date {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct GS1TransformTests {
+@Suite(.timeLimit(.minutes(20))) struct GS1TransformTests {
     @Test func fieldsAreAddedToScans() throws {
         let h = try TransformHarness(GS1Transform.self)
         func scan(_ code: String, _ symbology: String) -> Sample {

@@ -51,7 +51,7 @@ final class FakeScannerPort {
     deinit { if master >= 0 { close(master) } }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SerialScannerTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct SerialScannerTests {
     func scanner(_ port: FakeScannerPort, _ extra: String = "") throws -> SourceHarness {
         try SourceHarness(
             SerialScannerSource.self,

@@ -13,7 +13,7 @@ import Testing
 
 /// A run that ends before its scanner's input does still closes every session: `scan.cancel`
 /// (`reason: stopped`) then `scan.stop`, at the run-clock time of the end.
-@Suite(.serialized, .timeLimit(.minutes(10))) struct SessionCloseTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct SessionCloseTests {
     /// Runs `yaml`, calls `act` once the tap is in place, stops the run as soon as `scanner`
     /// has emitted a `scan.start` (10 s at most), and returns what reached `scans`.
     func stopAtFirstStart(

@@ -8,7 +8,7 @@ import Testing
 
 /// The `file` source and `motion.replay` read the same cells the same way, and a run that went
 /// past damaged input does not read as a clean success.
-@Suite(.timeLimit(.minutes(10))) struct NumericInputTests {
+@Suite(.timeLimit(.minutes(20))) struct NumericInputTests {
     static func recording(_ text: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-num-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

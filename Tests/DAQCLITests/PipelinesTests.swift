@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// Every shipped pipeline is validated; every one that needs no hardware is run.
-@Suite("pipelines/", .timeLimit(.minutes(10)))
+@Suite("pipelines/", .timeLimit(.minutes(20)))
 struct PipelinesTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("pipelines")

@@ -6,7 +6,7 @@ import Testing
 
 /// `daq inspect --plot` SVGs are rendered by a real SVG renderer (librsvg's rsvg-convert), and
 /// every text element lies inside the canvas with step labels that do not run into each other.
-@Suite("daq inspect plots", .timeLimit(.minutes(10)))
+@Suite("daq inspect plots", .timeLimit(.minutes(20)))
 struct PlotRenderingTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// DAQCore's one CSV splitter, which `motion.replay` and the `file`/`stdin` sources share.
-@Suite("CSV cells", .timeLimit(.minutes(10)))
+@Suite("CSV cells", .timeLimit(.minutes(20)))
 struct CSVCellsTests {
     static func cells(_ line: String, _ delimiter: Character = ",") -> [String] {
         CSVCells.split(Array(line.utf8), delimiter: delimiter.asciiValue!).map { String(decoding: $0, as: UTF8.self) }

@@ -5,7 +5,7 @@ import Testing
 
 /// A pause holds the run clock: a replay waits where it stands and goes on at its recorded
 /// spacing, and `--duration` counts only the time the clock ran.
-@Suite(.timeLimit(.minutes(10))) struct RunClockPauseTests {
+@Suite(.timeLimit(.minutes(20))) struct RunClockPauseTests {
     @Test(arguments: [ClockMode.replay, .realtime])
     func aHeldClockStandsStillAndGoesOnFromWhereItStood(mode: ClockMode) {
         let clock = RunClock(mode: mode, speed: 4)

@@ -7,7 +7,7 @@ import Testing
 
 /// The timers, watches and off-pool work `StageContext` gives plugins: handlers on the stage's
 /// queue, cancellable any number of times, and ended with the stage.
-@Suite(.timeLimit(.minutes(10))) struct StageContextThreadingTests {
+@Suite(.timeLimit(.minutes(20))) struct StageContextThreadingTests {
     private static func context(
         clock: RunClock = RunClock(mode: .virtual), onWake: @escaping @Sendable () -> Void = {}
     ) -> StageContext {

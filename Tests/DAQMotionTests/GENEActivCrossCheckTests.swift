@@ -7,7 +7,7 @@ import Testing
 /// GENEActiv `.bin` read by `motion.replay` and by others: `actfast` (Rust, PyPI; installed by
 /// scripts/test.sh) on files from the DAQTesting writer, and a page built by hand from the
 /// documented layout, with values worked out here.
-@Suite(.timeLimit(.minutes(10))) struct GENEActivCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct GENEActivCrossCheckTests {
     /// Runs actfast on `path` and returns its high-frequency table as JSON: times (ns), x, y, z,
     /// light, button; and its per-page temperatures.
     func actfast(_ path: String) throws -> Fields {

@@ -8,7 +8,7 @@ import Testing
 /// actfast (Rust), on files from the DAQTesting writer and on a file Python's zipfile builds
 /// from the specification. Values agree to 1e-6 g, times to 1 ms; where the readers differ by
 /// design, the test says how and compares the rest.
-@Suite(.timeLimit(.minutes(10))) struct GT3XCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct GT3XCrossCheckTests {
     /// pygt3x's calibrated output: local time (s), x, y, z (g, float32), idle-sleep flag.
     static let pygt3x = """
         import sys, numpy as np

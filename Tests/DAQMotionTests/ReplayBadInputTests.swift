@@ -10,7 +10,7 @@ import Testing
 
 /// Each bad input named by the recordings issue: a clear message with the file and, where a
 /// line is at fault, its number.
-@Suite(.timeLimit(.minutes(10))) struct ReplayBadInputTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayBadInputTests {
     func startFailure(_ path: String, _ extra: String = "") -> String {
         do {
             let h = try replay(path, extra)

@@ -8,7 +8,7 @@ import Testing
 /// Fields that appear mid-run reach every CSV output, in the same columns whatever the batch
 /// size; JSON outputs write each sample's own fields. (The replay clock gives small batches:
 /// before, a CSV's columns were fixed by its first batch and later fields were dropped.)
-@Suite("Columns that grow", .timeLimit(.minutes(10)))
+@Suite("Columns that grow", .timeLimit(.minutes(20)))
 struct ColumnGrowthTests {
     /// Records whose fields appear one after another: `late` from the fourth (holding a comma,
     /// a quote and a newline, so the merge must respect quoting), `later` from the seventh, and

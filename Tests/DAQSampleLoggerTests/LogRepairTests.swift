@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `daq repair`: logs cut at every byte keep exactly their complete items.
-@Suite("Log repair", .timeLimit(.minutes(10)))
+@Suite("Log repair", .timeLimit(.minutes(20)))
 struct LogRepairTests {
     /// A finished log whose strings hold brackets, braces, quotes and escapes, to mislead a
     /// repair that does not track strings.

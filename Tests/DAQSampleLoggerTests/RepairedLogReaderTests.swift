@@ -8,7 +8,7 @@ import Testing
 /// modules. Each repaired file must parse, and hold exactly the complete items of the cut log,
 /// equal to the first items of the whole log as Python reads it. DAQCore's own parser is not
 /// involved.
-@Suite("Repaired logs read by Python", .timeLimit(.minutes(5)))
+@Suite("Repaired logs read by Python", .timeLimit(.minutes(20)))
 struct RepairedLogReaderTests {
     /// Reads the whole log and every `<cut>.<kind>` file of a folder; prints `[cut, items,
     /// whether they are the whole log's first items]` per file.

@@ -6,7 +6,7 @@ import Testing
 
 /// The `file` source reads NaN and infinity as numbers and applies `nan:` to them, and a
 /// gzip file cut short or damaged ends it with an error after every whole line before.
-@Suite(.timeLimit(.minutes(10))) struct FileSourceInputTests {
+@Suite(.timeLimit(.minutes(20))) struct FileSourceInputTests {
     func file(_ name: String, _ text: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-file-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import Testing
 
 /// The helpers that run programs for tests end, and take their children with them: both pipes
 /// read at once, every wait bounded, a child the test lets go of killed and reaped.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(20)))
 struct ChildRunTests {
     /// 200 KiB to stderr before a byte to stdout: a helper that read stdout to its end first
     /// would wait for ever on a child blocked writing into a full stderr pipe (64 KiB).

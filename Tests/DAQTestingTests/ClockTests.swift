@@ -4,7 +4,7 @@ import DAQTesting
 import Dispatch
 import Testing
 
-@Suite("Clocks", .timeLimit(.minutes(10)))
+@Suite("Clocks", .timeLimit(.minutes(20)))
 struct ClockTests {
     static func yaml(clock: String, speed: Double = 1) -> String {
         """

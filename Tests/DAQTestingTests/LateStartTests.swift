@@ -41,7 +41,7 @@ final class StartedFlag: Sendable {
     let value = Mutex(false)
 }
 
-@Suite("A start that completes later", .timeLimit(.minutes(10)))
+@Suite("A start that completes later", .timeLimit(.minutes(20)))
 struct LateStartTests {
     @Test func theRunWaitsForItWithoutHoldingTheStagesQueue() throws {
         let out = try PipelineHarness.run(

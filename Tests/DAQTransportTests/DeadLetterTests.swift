@@ -5,7 +5,7 @@ import Testing
 
 /// A message that is not samples, from a real Mosquitto, becomes a dead letter of the source;
 /// one the sink sent but could not deliver becomes a dead letter of the sink.
-@Suite("mqtt dead letters", .serialized, .timeLimit(.minutes(10)))
+@Suite("mqtt dead letters", .serialized, .timeLimit(.minutes(20)))
 struct MQTTDeadLetterTests {
     @Test func aPayloadThatIsNotSamplesGoesToTheSourcesDeadOutput() throws {
         let broker = try Mosquitto()

@@ -5,7 +5,7 @@ import Testing
 
 /// A QoS 1 `mqtt` source keeps its session by default: what is published while it is away
 /// waits at the broker and arrives, once, when it is back.
-@Suite("mqtt source sessions", .serialized, .timeLimit(.minutes(10)))
+@Suite("mqtt source sessions", .serialized, .timeLimit(.minutes(20)))
 struct KeptSessionTests {
     @Test func whatArrivesWhileTheCollectorIsAwayReachesItsNextRun() throws {
         let broker = try Mosquitto()

@@ -6,7 +6,7 @@ import Testing
 /// What the `mqtt` sink publishes, read by a client and a JSON reader others wrote: paho-mqtt
 /// subscribes at a real Mosquitto on loopback and Python's `json` reads every payload
 /// (`Tests/Fixtures/mqtt/subscribe.py`). DAQKit's own `mqtt` source is not involved.
-@Suite("mqtt sink read by paho", .serialized, .timeLimit(.minutes(5)))
+@Suite("mqtt sink read by paho", .serialized, .timeLimit(.minutes(20)))
 struct OutsideSubscriberTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/mqtt/subscribe.py").path

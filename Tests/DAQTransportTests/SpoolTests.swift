@@ -6,7 +6,7 @@ import Testing
 
 /// The spool's files: what is acknowledged goes, what is not comes back in order, a record cut
 /// short by a crash is ignored, and one run at a time holds the directory.
-@Suite("mqtt spool", .timeLimit(.minutes(10)))
+@Suite("mqtt spool", .timeLimit(.minutes(20)))
 struct SpoolTests {
     static func directory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("daq-spool-unit-\(UUID().uuidString)").path

@@ -5,7 +5,7 @@ import Testing
 /// docs/guide/embedding.md shows Examples/Embedding/main.swift, which CI builds (the
 /// `daq-embed-example` target) and runs here: the guide's program works, and the page cannot
 /// drift from it.
-@Suite("embedding guide", .timeLimit(.minutes(10)))
+@Suite("embedding guide", .timeLimit(.minutes(20)))
 struct EmbeddingGuideTests {
     static var example: URL { DAQBinary.url.deletingLastPathComponent().appendingPathComponent("daq-embed-example") }
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The helpers that run `daq` and tools for these tests end, and take their children with them.
-@Suite("test helpers end", .timeLimit(.minutes(3)))
+@Suite("test helpers end", .timeLimit(.minutes(20)))
 struct HelperEndTests {
     /// 200 KiB to stderr while stdout stays open: read at once, or the child would block on a
     /// full stderr pipe (64 KiB) while the helper waited for stdout's end.

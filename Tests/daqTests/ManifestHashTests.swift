@@ -4,7 +4,7 @@ import Testing
 
 /// The hashes in a `daq run` manifest, checked against coreutils' `sha256sum`: DAQCore no longer
 /// computes them itself (`ContentHash`), and what `daq` records must not change.
-@Suite("manifest hashes", .timeLimit(.minutes(10)))
+@Suite("manifest hashes", .timeLimit(.minutes(20)))
 struct ManifestHashTests {
     /// `sha256sum` of `bytes` or of the file at `path`.
     static func sha256sum(path: String? = nil, bytes: Data? = nil) throws -> String {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The run record with the real `daq` binary: a killed run, a disk that fills up.
-@Suite("daq run record", .timeLimit(.minutes(10)))
+@Suite("daq run record", .timeLimit(.minutes(20)))
 struct RunRecordCLITests {
     static func temp(_ label: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-\(label)-\(UUID().uuidString)")

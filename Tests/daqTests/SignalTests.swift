@@ -47,7 +47,7 @@ enum DAQBinary {
     }
 }
 
-@Suite("daq run and signals", .timeLimit(.minutes(10)))
+@Suite("daq run and signals", .timeLimit(.minutes(20)))
 struct SignalTests {
     @Test func sigintStopsGracefullyWithACompleteFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-signal-\(UUID().uuidString)")
@@ -114,7 +114,7 @@ struct SignalTests {
     }
 }
 
-@Suite("daq batch as a process", .timeLimit(.minutes(10)))
+@Suite("daq batch as a process", .timeLimit(.minutes(20)))
 struct BatchProcessTests {
     @Test func exitsOneWhenARecordingFailsAndPrintsTheTable() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-batchp-\(UUID().uuidString)").path
