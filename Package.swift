@@ -159,7 +159,9 @@ let package = Package(
         .testTarget(
             name: "DAQCLITests",
             dependencies: ["DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq"]),
-        .testTarget(name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting"]),
+        // `daq` runs the checks that need an unprivileged user (Unprivileged.run).
+        .testTarget(
+            name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting", "daq"]),
         .testTarget(name: "DAQBLETests", dependencies: ["DAQCore", "DAQBLE", "DAQTesting"]),
         .testTarget(
             name: "DAQInfoManagerTests",
@@ -170,7 +172,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .testTarget(name: "DAQBarcodeTests", dependencies: ["DAQCore", "DAQBarcode", "DAQStandard", "DAQTesting"]),
+        .testTarget(
+            name: "DAQBarcodeTests", dependencies: ["DAQCore", "DAQBarcode", "DAQStandard", "DAQTesting", "daq"]),
         .testTarget(
             name: "DAQTransportTests",
             dependencies: [

@@ -6,43 +6,70 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 script_started=$SECONDS
 
+# Every program the tests call is checked on its own and installed from its own package: a
+# machine with the broker but not its clients once failed DeadLetterTests (mosquitto_pub, 127).
 need=()
-command -v python3 >/dev/null 2>&1 || need+=(python3)
+need_program() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || need+=("$2"); }
+need_program python3 python3
+need_program gzip gzip
+need_program sha256sum coreutils
+need_program tail coreutils
+# Root-only checks run as `nobody` through setpriv (CI runs as root).
+need_program setpriv util-linux
+# The plot tests render `daq inspect --plot` SVGs with librsvg, a renderer we did not write.
+need_program rsvg-convert librsvg2-bin
+# actipy, a cross-check of the motion metrics, needs Java.
+need_program java default-jre-headless
+# The MQTT tests start a real Mosquitto broker on a loopback port of their own (passwords and
+# TLS with its own tools), and publish to it with the broker's clients.
+need_program mosquitto mosquitto
+need_program mosquitto_passwd mosquitto
+need_program mosquitto_pub mosquitto-clients
+need_program mosquitto_sub mosquitto-clients
+need_program openssl openssl
+# tshark (Wireshark) reads the captures the BLE tests write and the project ships.
+need_program tshark tshark
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
-command -v gzip >/dev/null 2>&1 || need+=(gzip)
 # The schema tests validate every shipped pipeline with the reference Python validator.
 python3 -c 'import jsonschema' >/dev/null 2>&1 || need+=(python3-jsonschema)
 python3 -c 'import yaml' >/dev/null 2>&1 || need+=(python3-yaml)
-# The plot tests render `daq inspect --plot` SVGs with librsvg, a renderer we did not write.
-command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update
-        apt-get install -y "${need[@]}"
+        # tshark asks whether non-root users may capture: no, and no question asked.
+        echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "${need[@]}"
     else
         echo "missing: ${need[*]} (install them, or run as root)" >&2
         exit 1
     fi
 fi
 
-# Device recordings are cross-checked against readers others wrote, from PyPI: actfast (Rust;
-# .cwa, .gt3x, GENEActiv .bin) and pygt3x (ActiGraph's own .gt3x reader); scanner strings
-# against biip's GS1 reader; schemathesis checks the Info Manager reference server against
-# docs/infomanager-openapi.yaml. Epoch ENMO, MAD and anglez are cross-checked against
-# scikit-digital-health's metrics and against actipy's reading of a .cwa (actipy needs Java).
+# Readers others wrote, from PyPI, each checked on its own. Device recordings are cross-checked
+# with actfast (Rust; .cwa, .gt3x, GENEActiv .bin) and pygt3x (ActiGraph's own .gt3x reader);
+# scanner strings and the AI table with biip's GS1 reader; schemathesis checks the Info Manager
+# reference server against docs/infomanager-openapi.yaml. Epoch ENMO, MAD and anglez are
+# cross-checked against scikit-digital-health's metrics and against actipy's reading of a .cwa.
 # motion.calibrate's fit is cross-checked against actipy's calibrate_gravity and skdh's
-# CalibrateAccelerometer (GGIR's method, fed by actfast).
-command -v java >/dev/null || { apt-get update && apt-get install -y default-jre-headless; }
-if ! python3 -c 'import actfast, pygt3x, biip, schemathesis, skdh, actipy' >/dev/null 2>&1; then
+# CalibrateAccelerometer (GGIR's method, fed by actfast). BLE advertising data is decoded by
+# beacontools and ruuvitag-sensor too; paho-mqtt subscribes to what the mqtt sink publishes.
+pip_need=()
+need_module() { python3 -c "import $1" >/dev/null 2>&1 || pip_need+=("$2"); }
+need_module actfast actfast==1.3.0
+need_module pygt3x pygt3x==0.7.1
+need_module biip biip==5.2.0
+need_module schemathesis schemathesis==4.32.5
+need_module skdh scikit-digital-health==0.17.18
+need_module actipy actipy==3.8.3
+need_module beacontools beacontools==2.1.0
+need_module ruuvitag_sensor ruuvitag-sensor==4.1.0
+need_module paho.mqtt paho-mqtt==2.2.0
+if [ ${#pip_need[@]} -gt 0 ]; then
     python3 -m pip --version >/dev/null 2>&1 || { apt-get update && apt-get install -y python3-pip; }
-    pip_args=(install --quiet --disable-pip-version-check actfast==1.3.0 pygt3x==0.7.1 biip==5.2.0 schemathesis==4.32.5
-        scikit-digital-health==0.17.18 actipy==3.8.3)
+    pip_args=(install --quiet --disable-pip-version-check "${pip_need[@]}")
     # A Debian-managed python3 refuses plain pip installs (PEP 668); these are test-only oracles.
     python3 -m pip "${pip_args[@]}" || python3 -m pip "${pip_args[@]}" --break-system-packages
 fi
-
-# The MQTT tests start a real Mosquitto broker on a loopback port of their own.
-command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || { apt-get update && apt-get install -y mosquitto mosquitto-clients; }
 
 # The Slurm test runs `daq batch --shard` as a job array on a real single-node cluster on
 # localhost: slurm-local.sh installs Debian's slurm-wlm and munge if missing and starts the

@@ -168,14 +168,23 @@ public final class Mosquitto: @unchecked Sendable {
     /// SIGKILL: the broker dies mid-stream, as a crash would leave it.
     public func kill() { signal(SIGKILL) }
 
-    /// SIGTERM, and wait for it to exit.
+    /// SIGTERM, and wait for it to exit; one still running after 30 s is killed (SIGKILL).
     public func stop() { signal(SIGTERM) }
 
     private func signal(_ sig: Int32) {
         guard let pid else { return }
         Foundation.kill(pid, sig)
+        // Polled against a deadline: a broker that missed SIGTERM must not hang the test.
         var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+        let deadline = Date().addingTimeInterval(30)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard Date() < deadline else {
+                Foundation.kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                break
+            }
+            usleep(5_000)
+        }
         self.pid = nil
     }
 
@@ -195,14 +204,10 @@ public final class Mosquitto: @unchecked Sendable {
     }
 
     static func runTool(_ path: String, _ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw BrokerError(description: "\(path) \(arguments.joined(separator: " ")) exited \(p.terminationStatus)")
+        let r = try Process.runToEnd(path, arguments, timeout: 120)
+        guard r.status == 0 else {
+            throw BrokerError(
+                description: "\(path) \(arguments.joined(separator: " ")) exited \(r.status): \(r.errors.suffix(1000))")
         }
     }
 

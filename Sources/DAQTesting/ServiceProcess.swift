@@ -7,30 +7,31 @@ import Synchronization
 ///
 /// Waiting is for what the program prints (`serving … on http://127.0.0.1:PORT`), never for a
 /// fixed time; every wait has a deadline after which it fails with what was printed so far.
+/// When the last reference to it goes (the test ended, or threw before its `stop`), the program
+/// is stopped and reaped with its process group: none outlives `swift test`.
 ///
 /// ```swift
 /// let server = try ServiceProcess.start(ServiceProcess.builtExecutable("daq"), ["resolver", "serve", "--port", "0", …])
 /// let line = try server.waitForLine { $0.contains("serving") }
-/// defer { server.stop() }
 /// ```
 ///
 /// # Thread safety
-/// The lines sit behind an `NSCondition`; a reader thread appends them, any thread may wait.
+/// What it printed sits in a ``ServiceOutput`` behind an `NSCondition`; reader threads append
+/// to it, any thread may wait. The reader threads hold only that, never this object, so its
+/// `deinit` comes when the test lets go of it.
 public final class ServiceProcess: @unchecked Sendable {
     /// The running process.
     public let process: Process
-    private let condition = NSCondition()
-    private var lines: [String] = []
-    private var consumed = 0
-    /// Standard output and standard error read to their end (both under `condition`).
-    private var ended = false
-    private var errorsEnded = false
-    private let errors = Mutex(Data())
+    private let printed = ServiceOutput()
     /// How it ended, once reaped here: Foundation is not told, so this is asked first.
     private let reapedStatus = Mutex<Int32?>(nil)
 
     private init(process: Process) {
         self.process = process
+    }
+
+    deinit {
+        stop(timeout: 10)
     }
 
     /// An executable SwiftPM built beside the running test bundle (`daq`).
@@ -56,87 +57,32 @@ public final class ServiceProcess: @unchecked Sendable {
         p.standardInput = FileHandle.nullDevice
         let service = ServiceProcess(process: p)
         try p.runUnblocked()
-        let reader = Thread { service.read(out.fileHandleForReading) }
+        let printed = service.printed
+        let reader = Thread { printed.readLines(out.fileHandleForReading) }
         SignalMask.startingThread { reader.start() }
-        let errorReader = Thread {
-            while case let data = err.fileHandleForReading.availableData, !data.isEmpty {
-                service.errors.withLock { $0.append(data) }
-                service.condition.lock()
-                service.condition.broadcast()
-                service.condition.unlock()
-            }
-            service.condition.lock()
-            service.errorsEnded = true
-            service.condition.broadcast()
-            service.condition.unlock()
-        }
+        let errorReader = Thread { printed.readErrors(err.fileHandleForReading) }
         SignalMask.startingThread { errorReader.start() }
         return service
     }
 
-    private func read(_ handle: FileHandle) {
-        var pending = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                pending.removeSubrange(pending.startIndex...newline)
-                condition.lock()
-                lines.append(line)
-                condition.broadcast()
-                condition.unlock()
-            }
-        }
-        condition.lock()
-        ended = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    private var name: String { process.executableURL?.lastPathComponent ?? "process" }
 
     /// Waits until standard error holds `text`: what a program reports on stderr (a reload it
     /// refused) is there before it goes on.
     /// - Throws: ``ServiceProcessError`` when the program ends or `timeout` passes first.
     public func waitForError(containing text: String, timeout: Double = 30) throws {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !errorOutput.contains(text) {
-            if ended || !condition.wait(until: deadline) {
-                guard !errorOutput.contains(text) else { return }
-                throw ServiceProcessError(
-                    message:
-                        "\(process.executableURL?.lastPathComponent ?? "process") \(ended ? "ended" : "printed no '\(text)' on stderr within \(timeout) s")",
-                    output: lines.joined(separator: "\n"), errors: errorOutput)
-            }
-        }
+        try printed.waitForError(containing: text, timeout: timeout, name: name)
     }
 
     /// Waits for the next line (after those already waited for) that satisfies `match`.
     /// - Throws: ``ServiceProcessError`` when the program ends or `timeout` passes first.
     @discardableResult
     public func waitForLine(timeout: Double = 30, _ match: (String) -> Bool) throws -> String {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            while consumed < lines.count {
-                let line = lines[consumed]
-                consumed += 1
-                if match(line) { return line }
-            }
-            if ended || !condition.wait(until: deadline) {
-                throw ServiceProcessError(
-                    message:
-                        "\(process.executableURL?.lastPathComponent ?? "process") \(ended ? "ended" : "printed nothing matching within \(timeout) s")",
-                    output: lines.joined(separator: "\n"), errors: errorOutput)
-            }
-        }
+        try printed.waitForLine(timeout: timeout, name: name, match)
     }
 
     /// What the program wrote to standard error so far.
-    public var errorOutput: String { errors.withLock { String(decoding: $0, as: UTF8.self) } }
+    public var errorOutput: String { printed.errorOutput }
 
     /// Sends `signal` (SIGHUP to reload, SIGKILL to crash it).
     public func send(_ signal: Int32) {
@@ -150,36 +96,27 @@ public final class ServiceProcess: @unchecked Sendable {
     /// - Throws: ``ServiceProcessError`` when its outputs are still open after `timeout`.
     @discardableResult
     public func waitForExit(timeout: Double = 60) throws -> Int32 {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        while !(ended && errorsEnded) {
-            guard condition.wait(until: deadline) else {
-                condition.unlock()
-                throw ServiceProcessError(
-                    message:
-                        "\(process.executableURL?.lastPathComponent ?? "process") did not end within \(timeout) s",
-                    output: lines.joined(separator: "\n"), errors: errorOutput)
-            }
-        }
-        condition.unlock()
-        return reap()
+        try printed.waitForEnd(timeout: timeout, name: name)
+        // Its outputs closed, so it has ended or is about to: bounded all the same.
+        return reap(within: timeout)
     }
 
     /// Stops the program with SIGTERM and waits for it to exit; one that has not after
-    /// `timeout` seconds is killed (SIGKILL), so a program that missed the signal fails the
-    /// test that waits for it rather than hanging it.
+    /// `timeout` seconds is killed (SIGKILL) with its process group, so a program that missed
+    /// the signal fails the test that waits for it rather than hanging it.
     public func stop(timeout: Double = 60) {
         guard reapedStatus.withLock({ $0 }) == nil else { return }
         if process.isRunning { send(SIGTERM) }
         _ = reap(within: timeout)
     }
 
-    /// Reaps the process once (``Foundation/Process/reapExitStatus()``) and remembers how it ended;
-    /// with `timeout`, one still running then is killed, and it ended by SIGKILL.
-    private func reap(within timeout: Double? = nil) -> Int32 {
+    /// Reaps the process once (``Foundation/Process/reapExitStatus(within:)``) and remembers how
+    /// it ended; one still running after `timeout` is killed with its process group, and it
+    /// ended by SIGKILL.
+    private func reap(within timeout: Double) -> Int32 {
         reapedStatus.withLock { known in
             if let known { return known }
-            let code = timeout.map { process.reapExitStatus(within: $0) ?? SIGKILL } ?? process.reapExitStatus()
+            let code = process.reapExitStatus(within: timeout) ?? SIGKILL
             known = code
             return code
         }

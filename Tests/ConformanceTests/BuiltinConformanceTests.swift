@@ -9,7 +9,7 @@ import Testing
 ///
 /// Serialized: each row starts pipelines of up to a million samples and copies of the plugin
 /// waiting on I/O, and rows running side by side would only compete for the same two cores.
-@Suite("Built-in plugins conform", .serialized)
+@Suite("Built-in plugins conform", .serialized, .timeLimit(.minutes(20)))
 struct BuiltinConformanceTests {
     @Test(arguments: ConformanceTable.entries)
     func conforms(_ entry: Entry) throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The described keys and the decoded keys agree for every built-in plugin, with each row's own
 /// configuration as the baseline the keys are varied on.
-@Suite("Built-in plugins describe the keys they decode", .serialized)
+@Suite("Built-in plugins describe the keys they decode", .serialized, .timeLimit(.minutes(20)))
 struct BuiltinKeyConformanceTests {
     /// Baselines for the plugins the conformance table leaves out.
     static let excludedBaselines: [String: String] = [

@@ -34,7 +34,7 @@ enum Vectors {
     static let ruuviNA = flags + " 1B FF 9904 058000FFFFFFFF800080008000FFFFFFFFFFFFFFFFFFFFFF"
 }
 
-@Suite struct AdvertisingDecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct AdvertisingDecoderTests {
     @Test func structures() {
         let f = decode(
             hex(

@@ -6,7 +6,7 @@ import Testing
 
 /// Every key a BLE plugin describes is the key its configuration reads; `decoders` is declared
 /// once for both sources.
-@Suite("BLE configuration keys")
+@Suite("BLE configuration keys", .timeLimit(.minutes(20)))
 struct BLEKeysTests {
     static let decoders = "decoders: [{company_id: 0x0059, name: acme, fields: [{name: t, offset: 0, type: u8}]}]"
 

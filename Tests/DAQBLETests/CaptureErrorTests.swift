@@ -4,7 +4,7 @@ import DAQTesting
 import Testing
 
 /// A capture that cannot be read fails the run with a ``DAQError`` placed at its byte.
-@Suite struct CaptureErrorTests {
+@Suite(.timeLimit(.minutes(20))) struct CaptureErrorTests {
     @Test func aBadCaptureHeaderIsBadInputAtItsByte() throws {
         let bytes: [UInt8] = Array("btsnoop\0".utf8) + CaptureWriter.be32(1) + CaptureWriter.be32(1234)
         let path = CaptureWriter.write(bytes, name: "datalink.log")

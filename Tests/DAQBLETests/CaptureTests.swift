@@ -8,7 +8,7 @@ import Testing
 let beaconAddress: [UInt8] = [0xC0, 0x11, 0x22, 0x33, 0x44, 0x55]
 let ruuviAddress: [UInt8] = [0xCB, 0xB8, 0x33, 0x4C, 0x88, 0x4F]
 
-@Suite struct CaptureTests {
+@Suite(.timeLimit(.minutes(20))) struct CaptureTests {
     func replay(_ path: String) throws -> (samples: [Sample], events: [PipelineEvent]) {
         let h = try SourceHarness(BLEReplaySource.self, config: "path: \"\(path)\"", name: "ble")
         let (samples, status) = try h.read()

@@ -3,7 +3,7 @@ import DAQCore
 import DAQTesting
 import Testing
 
-@Suite("ble.replay dead letters")
+@Suite("ble.replay dead letters", .timeLimit(.minutes(20)))
 struct BLEDeadLetterTests {
     @Test func aDamagedRecordOfACaptureBecomesADeadLetter() throws {
         var bytes = CaptureWriter.btsnoop([(1, CaptureTests.twoReports), (2, CaptureTests.twoReports)])

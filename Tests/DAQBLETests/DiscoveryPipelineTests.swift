@@ -5,7 +5,7 @@ import Testing
 
 @testable import DAQBLE
 
-@Suite struct DiscoveryPipelineTests {
+@Suite(.timeLimit(.minutes(20))) struct DiscoveryPipelineTests {
     static let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("recordings/beacons.btsnoop").path
 
@@ -37,7 +37,7 @@ import Testing
 
 /// Discovery on captured bytes through the real path: btsnoop → `ble.replay` (HCI events,
 /// advertising data) → `ble.discovery`.
-@Suite struct DiscoveryCaptureTests {
+@Suite(.timeLimit(.minutes(20))) struct DiscoveryCaptureTests {
     static let address: [UInt8] = [0xC0, 0xFF, 0xEE, 0x00, 0x00, 0x01]
 
     /// An Eddystone-TLM frame: battery in mV, temperature in 8.8 fixed point.

@@ -19,7 +19,7 @@ let tlm: Fields = [
     "frames": .array(["eddystone.tlm"]), "eddystone.tlm.battery_mv": 3000, "eddystone.tlm.temperature": 21.5,
 ]
 
-@Suite struct DiscoveryTests {
+@Suite(.timeLimit(.minutes(20))) struct DiscoveryTests {
     func windows(_ samples: [Sample], config: String = "scan_duration: 10 s") throws -> [Sample] {
         let h = try TransformHarness(DiscoveryTransform.self, config: config, name: "discovery")
         return try h.push(samples) + (try h.finish())

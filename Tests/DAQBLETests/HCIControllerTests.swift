@@ -54,7 +54,7 @@ final class FakeController: @unchecked Sendable {
     }
 }
 
-@Suite struct HCIControllerTests {
+@Suite(.timeLimit(.minutes(20))) struct HCIControllerTests {
     @Test func scanCommandsAreLaidOutAsTheSpecSays() throws {
         let fake = try FakeController()
         defer { fake.close() }

@@ -5,7 +5,7 @@ import Testing
 
 /// The batches ``ReportBatch`` lays out column by column hold, row by row, what the same
 /// reports decode to by name, whatever the mix of shapes, nulls and repeated fields.
-@Suite struct ReportColumnsTests {
+@Suite(.timeLimit(.minutes(20))) struct ReportColumnsTests {
     /// Shapes side by side: beacons, "not available" values (nulls in number columns), a
     /// shortened then complete name (a field written twice in one report), two manufacturer
     /// structures, service data named at run time, errors, a declarative decoder, no data.

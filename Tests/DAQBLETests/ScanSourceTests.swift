@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-@Suite struct ScanSourceTests {
+@Suite(.timeLimit(.minutes(20))) struct ScanSourceTests {
     func source(_ fake: FakeController, _ yaml: String = "active: true\ninterval: 20 ms\nwindow: 10 ms") throws
         -> SourceHarness
     {

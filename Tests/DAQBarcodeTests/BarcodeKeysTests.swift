@@ -6,7 +6,7 @@ import Testing
 
 /// Every key a barcode plugin describes is the key its configuration reads; the session keys
 /// are declared once for the three scanner sources.
-@Suite("Barcode configuration keys")
+@Suite("Barcode configuration keys", .timeLimit(.minutes(20)))
 struct BarcodeKeysTests {
     static let session = "mode: triggered\ntimeout: 2s\ntrigger_from: k\nmax_length: 64"
 

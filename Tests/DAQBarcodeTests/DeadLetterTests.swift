@@ -3,7 +3,7 @@ import DAQCore
 import DAQTesting
 import Testing
 
-@Suite("barcode.replay dead letters")
+@Suite("barcode.replay dead letters", .timeLimit(.minutes(20)))
 struct BarcodeDeadLetterTests {
     @Test func anUnreadableScanLogLineBecomesADeadLetter() throws {
         let log = file(

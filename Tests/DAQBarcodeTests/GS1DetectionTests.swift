@@ -7,7 +7,7 @@ import Testing
 
 /// Codes without an AIM symbology identifier, as most keyboard-wedge and serial scanners send
 /// them: element strings are found, GTINs stay GTINs.
-@Suite struct GS1DetectionTests {
+@Suite(.timeLimit(.minutes(20))) struct GS1DetectionTests {
     func read(_ code: String, _ detect: GS1Detection = .auto) -> Fields {
         let scanned = ScannedCode(raw: Array(code.utf8))
         return GS1Reading(detect: detect).fields(scanned.text, symbology: scanned.symbology, today: day(2026))

@@ -33,7 +33,7 @@ enum Keys {
     static let enter: [UInt8] = tap(28)
 }
 
-@Suite struct InputEventDecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct InputEventDecoderTests {
     func decode(_ bytes: [UInt8], layout: KeyboardLayout = .us, split: Int? = nil) -> String {
         var d = InputEventDecoder(layout: layout)
         var out: [UInt8] = []
@@ -71,7 +71,7 @@ enum Keys {
     }
 }
 
-@Suite struct HIDScannerTests {
+@Suite(.timeLimit(.minutes(20))) struct HIDScannerTests {
     @Test func codesFromEventBytesThroughTheSource() throws {
         let fifo = tempDirectory() + "/event3"
         try #require(mkfifo(fifo, 0o600) == 0)

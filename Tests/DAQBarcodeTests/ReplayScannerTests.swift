@@ -4,7 +4,7 @@ import Testing
 
 @testable import DAQBarcode
 
-@Suite struct ReplayScannerTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayScannerTests {
     func replay(_ path: String, _ extra: String = "") throws -> SourceHarness {
         try SourceHarness(ReplayScannerSource.self, config: "path: \"\(path)\"\n" + extra, name: "scanner")
     }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DAQBarcode
 
-@Suite struct ScanSessionTests {
+@Suite(.timeLimit(.minutes(20))) struct ScanSessionTests {
     func code(_ s: String) -> ScannedCode { ScannedCode(raw: Array(s.utf8)) }
 
     @Test func continuousCodesAreSessionsOfTheirOwn() {
@@ -82,7 +82,7 @@ import Testing
     }
 }
 
-@Suite struct CodeAssemblerTests {
+@Suite(.timeLimit(.minutes(20))) struct CodeAssemblerTests {
     func pieces(_ terminator: Terminator, _ chunks: [String], max: Int = 100) -> [CodeAssembler.Piece] {
         var a = CodeAssembler(terminator: terminator, maxLength: max)
         var out: [CodeAssembler.Piece] = []

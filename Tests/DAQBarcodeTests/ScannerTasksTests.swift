@@ -6,7 +6,7 @@ import Testing
 
 /// A live scanner keeps no queue or timer of its own: the device watch and the wake at a
 /// session's timeout are its stage's, and end with it.
-@Suite(.serialized) struct ScannerTasksTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct ScannerTasksTests {
     @Test func theDeviceWatchAndTheSessionTimeoutAreTheStagesAndEndWithIt() throws {
         let port = try FakeScannerPort()
         let h = try SerialScannerTests().scanner(port, "mode: triggered\ntimeout: 30 s")

@@ -51,7 +51,7 @@ final class FakeScannerPort {
     deinit { if master >= 0 { close(master) } }
 }
 
-@Suite(.serialized) struct SerialScannerTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct SerialScannerTests {
     func scanner(_ port: FakeScannerPort, _ extra: String = "") throws -> SourceHarness {
         try SourceHarness(
             SerialScannerSource.self,
@@ -105,8 +105,8 @@ final class FakeScannerPort {
         h.send(ControlCommand("trigger"))
         let timedOut = try h.read(until: { $0.contains { $0.event == "scan.stop" } })
         let names = timedOut.map(\.event)
-        #expect(names == ["scan.start", "scan.timeout", "scan.stop"])
-        if names.count == 3 { #expect(abs(timedOut[1].uptime - timedOut[0].uptime - 2) < 1e-9) }
+        try #require(names == ["scan.start", "scan.timeout", "scan.stop"])
+        #expect(abs(timedOut[1].uptime - timedOut[0].uptime - 2) < 1e-9)
         h.send(ControlCommand("cancel"))  // nothing open: nothing happens
         #expect(try h.read().samples.isEmpty)
     }
@@ -127,12 +127,28 @@ final class FakeScannerPort {
         #expect(throws: DeviceError.self) { try SourceHarness(SerialScannerSource.self, config: "device: \"\(path)\"") }
     }
 
-    @Test(.enabled(if: getuid() != 0, "root opens any device"))
-    func permissionDeniedNamesTheGroup() throws {
+    /// A device its mode keeps the user from: `daq run` as an unprivileged user (root opens any
+    /// device) fails to start and says which group to join.
+    @Test func permissionDeniedNamesTheGroup() throws {
         let port = try FakeScannerPort()
-        let target = String(cString: realpath(port.link, nil))
-        chmod(target, 0)
-        #expect(throws: DeviceError.self) { try scanner(port) }
+        let target = try #require(realpath(port.link, nil))
+        defer { free(target) }
+        #expect(chmod(target, 0) == 0)
+        let pipeline = file(
+            "scanner.yaml",
+            """
+            name: locked
+            clock: realtime
+            sources: {scanner: {type: barcode.serial, device: "\(port.link)"}}
+            sinks: {out: {type: "null", inputs: [scanner]}}
+            """)
+        let r = try Unprivileged.run(
+            ServiceProcess.builtExecutable("daq"), ["run", pipeline, "--status", "never", "--no-control"])
+        #expect(r.status == 1, "\(r.errors)")
+        #expect(
+            r.errors.contains(
+                "\(port.link): permission denied — add your user to the 'dialout' group (sudo usermod -aG dialout $USER, then log in again) or add a udev rule"
+            ), "\(r.errors)")
     }
 
     @Test func lineSettingsAreChecked() {

@@ -13,7 +13,7 @@ func sessions(_ codes: [(String, Double)]) -> [Sample] {
     return b.samples
 }
 
-@Suite struct DedupTests {
+@Suite(.timeLimit(.minutes(20))) struct DedupTests {
     @Test func aRepeatWithinTheWindowDropsItsWholeSession() throws {
         let h = try TransformHarness(DedupTransform.self, config: "window: 2 s")
         let out = try h.push(sessions([("A", 0), ("A", 1), ("B", 1.5), ("A", 2.5), ("A", 5)]))
@@ -45,7 +45,7 @@ func sessions(_ codes: [(String, Double)]) -> [Sample] {
     }
 }
 
-@Suite struct StepCardTests {
+@Suite(.timeLimit(.minutes(20))) struct StepCardTests {
     @Test func aStepCardMarksTheStepInEverySink() throws {
         let log = file(
             "cards.jsonl",

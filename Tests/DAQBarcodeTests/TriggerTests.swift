@@ -6,7 +6,7 @@ import Testing
 
 @testable import DAQBarcode
 
-@Suite(.serialized) struct TriggerTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct TriggerTests {
     /// Each sample of another component opens a session at that sample's time.
     @Test func samplesOfAnotherComponentTrigger() throws {
         let port = try FakeScannerPort()

@@ -8,7 +8,7 @@ import Testing
 
 /// `daq batch` with `calibration: auto`: every recording gets its own first pass and its own fit,
 /// recorded in its own run's manifest.
-@Suite("daq batch calibrates each recording")
+@Suite("daq batch calibrates each recording", .timeLimit(.minutes(20)))
 struct BatchCalibrationTests {
     /// An AX6 held still in six faces and two diagonals for 60 s each, read through `offset`
     /// and a gain of 1.02 on every axis, with seeded noise of ±2 mg.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import DAQCLI
 
-@Suite("daq batch")
+@Suite("daq batch", .timeLimit(.minutes(20)))
 struct BatchTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

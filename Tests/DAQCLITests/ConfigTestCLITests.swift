@@ -3,7 +3,7 @@ import Testing
 
 /// `daq test` run as a user runs it: the shipped tests pass, the fixtures that fail on purpose
 /// fail at the lines they mark, and invalid test files are reported where they are wrong.
-@Suite("daq test")
+@Suite("daq test", .timeLimit(.minutes(20)))
 struct ConfigTestCLITests {
     static let passing = DaqCommand.testFiles(in: "pipelines")
     static let failing = DaqCommand.testFiles(in: "Tests/Fixtures/daqtest")

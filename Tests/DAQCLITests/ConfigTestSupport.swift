@@ -23,35 +23,8 @@ enum DaqCommand {
         p.environment = env
         p.currentDirectoryURL = root
         p.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errors = Reader(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(
-            status: p.terminationStatus, output: String(decoding: output, as: UTF8.self), errors: errors.text())
-    }
-
-    /// Reads a pipe to its end on a thread of its own.
-    private final class Reader: @unchecked Sendable {
-        // `data` is written by the thread before `done` is signalled and read only after.
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread {
-                self.data = handle.readDataToEndOfFile()
-                self.done.signal()
-            }.start()
-        }
-
-        func text() -> String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let r = try p.runToEnd(timeout: 300)
+        return Result(status: r.status, output: r.output, errors: r.errors)
     }
 
     /// Whether a test file needs an MQTT broker (`requires: [MQTT_URL]`).

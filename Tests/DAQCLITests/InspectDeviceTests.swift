@@ -5,7 +5,7 @@ import Testing
 @testable import DAQCLI
 
 /// `daq inspect` on device files: what the file says about the device and what reading it found.
-@Suite("daq inspect, device files")
+@Suite("daq inspect, device files", .timeLimit(.minutes(20)))
 struct InspectDeviceTests {
     static func temp(_ name: String) -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-inspect-\(UUID().uuidString)")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DAQCLI
 
-@Suite("daq inspect")
+@Suite("daq inspect", .timeLimit(.minutes(20)))
 struct InspectTests {
     static let walk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("recordings/walk.csv").path

@@ -8,7 +8,7 @@ import Testing
 
 /// The `file` source and `motion.replay` read the same cells the same way, and a run that went
 /// past damaged input does not read as a clean success.
-@Suite struct NumericInputTests {
+@Suite(.timeLimit(.minutes(20))) struct NumericInputTests {
     static func recording(_ text: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-num-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -50,12 +50,8 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("recordings/walk.csv").path
         let dir = String((try Self.recording("")).dropLast("/cells.csv".count))
         let gz = dir + "/walk.csv.gz"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "gzip -c \"$0\" > \"$1\"", walk, gz]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "gzip(1) is needed")
+        let zipped = try Process.runToEnd("/bin/sh", ["-c", "gzip -c \"$0\" > \"$1\"", walk, gz], timeout: 60)
+        try #require(zipped.status == 0, "gzip(1) is needed: \(zipped.errors)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: gz)[.size] as? Int)
         #expect(truncate(gz, off_t(size / 2)) == 0)
         let yaml = """

@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `daq inspect --plot` SVGs are rendered by a real SVG renderer (librsvg's rsvg-convert), and
 /// every text element lies inside the canvas with step labels that do not run into each other.
-@Suite("daq inspect plots")
+@Suite("daq inspect plots", .timeLimit(.minutes(20)))
 struct PlotRenderingTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -57,16 +58,9 @@ struct PlotRenderingTests {
         let input = dir.appendingPathComponent("plot.svg")
         let output = dir.appendingPathComponent("plot.png")
         try svg.write(to: input, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["rsvg-convert", "-o", output.path, input.path]
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        p.waitUntilExit()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let r = try Process.runToEnd("rsvg-convert", ["-o", output.path, input.path], timeout: 60)
         try #require(
-            p.terminationStatus == 0, "rsvg-convert (librsvg2-bin; scripts/test.sh installs it) failed: \(message)")
+            r.status == 0, "rsvg-convert (librsvg2-bin; scripts/test.sh installs it) failed: \(r.errors)")
         let png = try Data(contentsOf: output)
         try #require(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 24)
         func be32(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }

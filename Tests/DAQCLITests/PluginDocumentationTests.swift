@@ -5,7 +5,7 @@ import Testing
 
 @testable import DAQCLI
 
-@Suite("daq plugins")
+@Suite("daq plugins", .timeLimit(.minutes(20)))
 struct PluginDocumentationTests {
     @Test func describeListsEveryKeyWithTypeDefaultAndDoc() throws {
         let window = try PluginRegistry(StandardPlugins.all).lookup(.transform, "window")!
@@ -49,7 +49,7 @@ struct PluginDocumentationTests {
     }
 }
 
-@Suite("plugin metadata for the schema")
+@Suite("plugin metadata for the schema", .timeLimit(.minutes(20)))
 struct PluginMetadataGrammarTests {
     /// A key whose type text the schema cannot read would silently lose its checks in editors.
     @Test func everyBuiltinKeyTypeFollowsTheGrammar() throws {

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// Replay a recording → a sample logger → replay that log: the same samples come back.
-@Suite("Recording round trip")
+@Suite("Recording round trip", .timeLimit(.minutes(20)))
 struct RoundTripTests {
     static let walk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("recordings/walk.csv").path

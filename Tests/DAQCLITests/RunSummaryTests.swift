@@ -4,7 +4,7 @@ import Testing
 @testable import DAQCore
 
 /// The summary `daq run` prints: every sink's counters add up, and the record's problems show.
-@Suite("daq run summary")
+@Suite("daq run summary", .timeLimit(.minutes(20)))
 struct RunSummaryTests {
     static func result(delivered: Int, failed: Int, problems: [String] = []) -> RunResult {
         var source = StageStatistics(name: "gen", kind: .source, type: "generator")

@@ -4,7 +4,7 @@ import Testing
 
 /// `daq plugins new --exec python`: each kind is generated, its unittest run, and its pipeline
 /// run through the built `daq` from the generated folder, as its README says.
-@Suite("daq plugins new --exec python")
+@Suite("daq plugins new --exec python", .timeLimit(.minutes(20)))
 struct ScaffoldExecTests {
     @Test(arguments: PluginKind.allCases)
     func runsAsGenerated(_ kind: PluginKind) throws {

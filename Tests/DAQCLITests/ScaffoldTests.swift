@@ -6,7 +6,7 @@ import Testing
 /// `daq plugins new` for Swift packages, through the built `daq`: the files, their syntax, the
 /// DAQKit path, and every refusal. That a scaffold builds and its tests pass is checked by
 /// scripts/test.sh, which compiles one of each kind.
-@Suite("daq plugins new")
+@Suite("daq plugins new", .timeLimit(.minutes(30)))
 struct ScaffoldTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
@@ -163,26 +163,13 @@ enum Daq {
     static func run(
         _ arguments: [String], in directory: URL, executable: String = ServiceProcess.builtExecutable("daq")
     ) throws -> Result {
-        let temporary = FileManager.default.temporaryDirectory
-        let out = temporary.appendingPathComponent("daq-out-\(UUID().uuidString)")
-        let err = temporary.appendingPathComponent("daq-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         p.currentDirectoryURL = directory
         p.standardInput = FileHandle.nullDevice
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
-        try p.run()
-        p.waitUntilExit()
-        return Result(
-            status: p.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+        // `swift build` of a scaffolded package among them: minutes on a loaded machine.
+        let r = try p.runToEnd(timeout: 1500)
+        return Result(status: r.status, stdout: r.output, stderr: r.errors)
     }
 }

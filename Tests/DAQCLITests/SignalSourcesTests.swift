@@ -7,7 +7,7 @@ import Testing
 /// libdispatch installs its handler for a signal only when the process's first source for it
 /// registers; a restore (SIG_DFL) followed by new sources left the signal ignored, and `daq run`,
 /// which took SIGINT and SIGTERM first during its start and again for the run, lost both.
-@Suite("signal sources taken again after a restore")
+@Suite("signal sources taken again after a restore", .timeLimit(.minutes(20)))
 struct SignalSourcesTests {
     @Test func aSignalTakenAgainAfterARestoreStillArrives() throws {
         // SIGUSR2: nothing else in the test process sends or watches it.

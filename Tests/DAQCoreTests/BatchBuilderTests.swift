@@ -1,7 +1,7 @@
 import DAQCore
 import Testing
 
-@Suite struct BatchBuilderTests {
+@Suite(.timeLimit(.minutes(20))) struct BatchBuilderTests {
     @Test func rowsOfDifferentShapesComeOutAsCompleteColumns() {
         var builder = BatchBuilder(stream: "s")
         builder.appendRow(uptime: 0, timestamp: 10) { row in

@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// The typed setters of ``FieldWriter`` and the unboxed columns ``BatchBuilder`` makes of them.
-@Suite struct BatchBuilderTypedTests {
+@Suite(.timeLimit(.minutes(20))) struct BatchBuilderTypedTests {
     /// Fills rows of two shapes, as a capture of two beacon kinds does, through `write`.
     private func fill(_ builder: inout BatchBuilder, rows: Int) {
         for r in 0..<rows {

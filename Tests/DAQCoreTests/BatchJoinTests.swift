@@ -3,7 +3,7 @@ import Testing
 
 /// Joining many batches into one (`append(contentsOf: [Batch])`) and appending rows by column
 /// (`appendRows`): the same rows and columns as appending them one at a time.
-@Suite struct BatchJoinTests {
+@Suite(.timeLimit(.minutes(20))) struct BatchJoinTests {
     /// A batch of `n` rows from row `first`, with a double, an int, a bool and a boxed column.
     private func piece(_ first: Int, _ n: Int, stream: String = "s") -> Batch {
         let rows = first..<(first + n)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// DAQCore's one CSV splitter, which `motion.replay` and the `file`/`stdin` sources share.
-@Suite("CSV cells")
+@Suite("CSV cells", .timeLimit(.minutes(20)))
 struct CSVCellsTests {
     static func cells(_ line: String, _ delimiter: Character = ",") -> [String] {
         CSVCells.split(Array(line.utf8), delimiter: delimiter.asciiValue!).map { String(decoding: $0, as: UTF8.self) }
@@ -57,19 +57,10 @@ struct CSVCellsTests {
             for line in json.load(sys.stdin):
                 print(json.dumps(next(csv.reader([line], strict=True))))
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        try p.run()
-        try input.fileHandleForWriting.writeWithoutSIGPIPE(try JSONSerialization.data(withJSONObject: lines))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "python3 is needed to cross-check CSV splitting")
+        let r = try Process.runToEnd(
+            "python3", ["-c", script], input: try JSONSerialization.data(withJSONObject: lines), timeout: 60)
+        try #require(r.status == 0, "python3 is needed to cross-check CSV splitting: \(r.errors)")
+        let text = r.output
         let theirs = try text.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String])
         }

@@ -3,7 +3,7 @@ import Testing
 
 /// Boolean columns (`nonwear` flags) kept unboxed: read, appended, sliced and filtered as the
 /// boxed `.bool` values they stand for.
-@Suite struct ColumnBoolTests {
+@Suite(.timeLimit(.minutes(20))) struct ColumnBoolTests {
     private func isBools(_ column: Column?) -> Bool {
         if case .bools = column?.storage { return true }
         return false

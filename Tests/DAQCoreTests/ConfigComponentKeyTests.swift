@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// Unknown keys inside a component and unknown plugin types, with did-you-mean and known types.
-@Suite("Config: component keys and plugin types")
+@Suite("Config: component keys and plugin types", .timeLimit(.minutes(20)))
 struct ConfigComponentKeyTests {
     /// Source `src` whose line 5 is `line5`, then a printer sink reading it.
     static func withSourceLine(_ line5: String) -> String {

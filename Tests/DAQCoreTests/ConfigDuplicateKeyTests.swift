@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// A key given twice in one mapping is reported at the second occurrence, the line to delete.
-@Suite("Config: duplicate keys")
+@Suite("Config: duplicate keys", .timeLimit(.minutes(20)))
 struct ConfigDuplicateKeyTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// `${VAR}` and `${VAR:-default}` substitution, and where an unset variable is reported.
-@Suite("Config: environment substitution")
+@Suite("Config: environment substitution", .timeLimit(.minutes(20)))
 struct ConfigEnvironmentTests {
     /// `rate` on line 4 and the sink's `path` on line 9.
     static func pipeline(rate: String = "10", path: String = "out.txt", extra: String = "") -> String {

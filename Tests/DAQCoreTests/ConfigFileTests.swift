@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Files that cannot be a pipeline: each gives exactly one clear diagnostic naming the file.
-@Suite("Config: reading files")
+@Suite("Config: reading files", .timeLimit(.minutes(20)))
 struct ConfigFileTests {
     /// A fresh, uniquely named path in the temporary directory, removed after `body`.
     static func withTemporaryPath<T>(_ suffix: String = ".yaml", _ body: (String) throws -> T) rethrows -> T {

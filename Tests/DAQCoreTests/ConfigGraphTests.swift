@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// How components connect: inputs, self-reads, cycles, and the dead-end warnings.
-@Suite("Config: component graph")
+@Suite("Config: component graph", .timeLimit(.minutes(20)))
 struct ConfigGraphTests {
     static let source = "sources:\n  src:\n    type: ticker\n    rate: 1\n"  // lines 1-4
 

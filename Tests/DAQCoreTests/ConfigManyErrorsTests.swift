@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Validation does not stop at the first problem: every one in a file is reported, in file order.
-@Suite("Config: several problems in one file")
+@Suite("Config: several problems in one file", .timeLimit(.minutes(20)))
 struct ConfigManyErrorsTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/config/many-errors.yaml").path

@@ -3,7 +3,7 @@ import DAQSHA256
 import Testing
 
 /// `--set key.path=value` overrides, applied after substitution.
-@Suite("Config: --set overrides")
+@Suite("Config: --set overrides", .timeLimit(.minutes(20)))
 struct ConfigOverrideTests {
     @Test func topLevelNumber() throws {
         let spec = try V.load(V.minimal + "speed: 1\n", overrides: ["speed=2"])

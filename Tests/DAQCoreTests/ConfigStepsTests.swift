@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// The `steps` schedule: times must increase, each problem at the offending `at` node.
-@Suite("Config: steps")
+@Suite("Config: steps", .timeLimit(.minutes(20)))
 struct ConfigStepsTests {
     /// Three steps; the third step's `at` is on line 15, column 9.
     static func steps(_ a: String, _ b: String, _ c: String) -> String {

@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// YAML that Yams cannot parse is reported at Yams' problem mark, with the problem and its context.
-@Suite("Config: YAML syntax errors")
+@Suite("Config: YAML syntax errors", .timeLimit(.minutes(20)))
 struct ConfigSyntaxTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// Unknown top-level keys, with a did-you-mean when the key is a typo.
-@Suite("Config: top-level keys")
+@Suite("Config: top-level keys", .timeLimit(.minutes(20)))
 struct ConfigTopLevelKeyTests {
     static let expected = "expected one of: name, clock, speed, steps, metrics, sources, transforms, sinks"
 

@@ -2,7 +2,7 @@ import DAQCore
 import Testing
 
 /// Missing required keys, wrong types, unknown enum values and out-of-range values.
-@Suite("Config: values")
+@Suite("Config: values", .timeLimit(.minutes(20)))
 struct ConfigValueTests {
     /// `sources.src` with `rateLine` as line 4, `win` (window) reading it with `sizeLine` as line 10.
     static func pipeline(

@@ -1,7 +1,7 @@
 import DAQCore
 import Testing
 
-@Suite("configuration key types")
+@Suite("configuration key types", .timeLimit(.minutes(20)))
 struct ConfigValueTypeTests {
     @Test(arguments: [
         ("string", "string"), ("text", "string"), ("int (bytes)", "int"), ("double (Hz)", "double"),

@@ -3,7 +3,7 @@ import Testing
 @testable import DAQCore
 
 /// The transform and sink stages' transition table, row by row.
-@Suite("Consumer stage state machine")
+@Suite("Consumer stage state machine", .timeLimit(.minutes(20)))
 struct ConsumerMachineTests {
     typealias M = ConsumerMachine
 

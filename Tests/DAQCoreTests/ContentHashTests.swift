@@ -5,7 +5,7 @@ import Testing
 
 /// The hashes runs record, now computed by a ``ContentHash`` the program hands DAQCore: the
 /// values must be those `daq` has always recorded (SHA-256, lowercase hex).
-@Suite("content hash")
+@Suite("content hash", .timeLimit(.minutes(20)))
 struct ContentHashTests {
     /// A hasher that only counts bytes: what DAQCore does with any hash it is handed.
     struct ByteCount: ContentHasher {

@@ -3,7 +3,7 @@ import Testing
 @testable import DAQCore
 
 /// What `DAQError` is made from: errors that know a place keep it, any other keeps its text.
-@Suite("DAQError")
+@Suite("DAQError", .timeLimit(.minutes(20)))
 struct DAQErrorTests {
     @Test func aDAQErrorPassesThroughAndOnlyGainsAMissingComponent() {
         let thrown = DAQError(.fileFailed, "x.csv: gone", component: "reader", location: .init(file: "x.csv"))

@@ -5,7 +5,7 @@ import Testing
 
 /// Each descriptor DAQCore opens is closed once, by its one owner: a second close takes the
 /// descriptor of whatever another thread opened meanwhile under the same number.
-@Suite("descriptor ownership")
+@Suite("descriptor ownership", .timeLimit(.minutes(20)))
 struct DescriptorOwnershipTests {
     @Test func aFileThatIsNoZipIsClosedOnceWhenItsArchiveFailsToOpen() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("daq-nozip-\(UUID().uuidString)").path

@@ -75,7 +75,7 @@ private final class PlusSumTransform: TransformPlugin, TwoPassTransform {
 
 /// The engine's first pass for a ``TwoPassTransform``: on the virtual clock the part of the
 /// pipeline upstream of it runs once before the run, and nothing else does.
-@Suite struct FirstPassTests {
+@Suite(.timeLimit(.minutes(20))) struct FirstPassTests {
     static func run(_ yaml: String) throws -> PipelineHarness.Outcome {
         try PipelineHarness.run(
             yaml: yaml, plugins: [.source(NumbersSource.self), .transform(PlusSumTransform.self)])

@@ -4,7 +4,7 @@ import Testing
 
 /// A CSV whose header grows is a valid CSV at every moment: before it is finished, the file and
 /// each part carry their own header; finishing merges them under the final one.
-@Suite struct GrowingCSVFileTests {
+@Suite(.timeLimit(.minutes(20))) struct GrowingCSVFileTests {
     @Test func partsAreValidUntilFinishedThenMergedUnderTheFinalHeader() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-grow-\(UUID().uuidString)").path
         let path = dir + "/log.csv"

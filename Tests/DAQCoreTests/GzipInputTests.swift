@@ -32,7 +32,7 @@ enum GzipCut: String, CaseIterable, CustomTestStringConvertible, Sendable {
 /// Compressed input is verified: a gzip file cut short or damaged is an error naming the file,
 /// the compressed offset and the last complete line, never a short file read as whole; files
 /// made by gzip(1) and by Python, with several members or zero padding, read whole.
-@Suite struct GzipInputTests {
+@Suite(.timeLimit(.minutes(20))) struct GzipInputTests {
     static let lines = sampleLines(10_000)
 
     @Test(arguments: GzipMaker.allCases)

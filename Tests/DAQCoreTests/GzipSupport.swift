@@ -1,4 +1,5 @@
 import DAQCore
+import DAQTesting
 import Foundation
 import Testing
 
@@ -28,22 +29,11 @@ enum GzipMaker: String, CaseIterable, CustomTestStringConvertible, Sendable {
 /// Runs `script` with `sh -c` and `args` as `$0`, `$1`, …; returns its standard output.
 @discardableResult
 func shell(_ script: String, _ args: String...) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", script] + args
-    let out = Pipe()
-    let err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    let r = try Process.runToEnd("/bin/sh", ["-c", script] + args, timeout: 120)
     try #require(
-        p.terminationStatus == 0,
-        "'\(script)' failed (is the tool installed? scripts/test.sh needs gzip and python3): \(String(decoding: errors, as: UTF8.self))"
+        r.status == 0, "'\(script)' failed (is the tool installed? scripts/test.sh needs gzip and python3): \(r.errors)"
     )
-    return String(decoding: data, as: UTF8.self)
+    return r.output
 }
 
 /// What Python's `gzip.decompress` makes of a file: `ok <length>`, `truncated` (EOFError) or

@@ -3,7 +3,7 @@ import Testing
 
 /// DAQCore's one hex decoder, behind `daq test`'s `hex:` lines, BLE `match:` prefixes and MQTT
 /// `_bytes` fields.
-@Suite("hex bytes")
+@Suite("hex bytes", .timeLimit(.minutes(20)))
 struct HexBytesTests {
     @Test(
         arguments: [

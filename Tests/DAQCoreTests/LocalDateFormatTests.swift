@@ -4,7 +4,7 @@ import Testing
 
 /// Dates on a zone's wall clock, written with integer arithmetic, against Foundation's
 /// `DateFormatter` (an independent implementation over the system's zone database).
-@Suite struct LocalDateFormatTests {
+@Suite(.timeLimit(.minutes(20))) struct LocalDateFormatTests {
     @Test(arguments: [
         "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "UTC", "-05:00", "+13:45",
     ])

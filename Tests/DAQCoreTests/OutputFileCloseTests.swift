@@ -4,7 +4,7 @@ import Testing
 
 /// A sink's file closed twice (a stop and a cancel, a failure path and its cleanup) must not
 /// close whatever the process opened since on the same descriptor number.
-@Suite("OutputFile closed twice")
+@Suite("OutputFile closed twice", .timeLimit(.minutes(20)))
 struct OutputFileCloseTests {
     static func scratch() throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-outputfile-\(UUID().uuidString)")

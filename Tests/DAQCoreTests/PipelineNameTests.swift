@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The pipeline `name` names every run directory: it is one path component, never a path.
-@Suite("Config: pipeline name")
+@Suite("Config: pipeline name", .timeLimit(.minutes(20)))
 struct PipelineNameTests {
     static let long = String(repeating: "n", count: 300)
 

@@ -3,7 +3,7 @@ import Dispatch
 import Testing
 
 /// The weak box plugins carry through callbacks back to their stage's queue.
-@Suite("queue-confined weak box")
+@Suite("queue-confined weak box", .timeLimit(.minutes(20)))
 struct QueueConfinedTests {
     final class Probe {
         var hits = 0

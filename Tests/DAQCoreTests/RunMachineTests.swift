@@ -4,7 +4,7 @@ import Testing
 @testable import DAQCore
 
 /// The run's transition table, row by row, with the orders past fixes were about.
-@Suite("Run state machine")
+@Suite("Run state machine", .timeLimit(.minutes(20)))
 struct RunMachineTests {
     typealias M = RunMachine
     static let boom = DAQError(.pluginFailed, "boom", component: "x")

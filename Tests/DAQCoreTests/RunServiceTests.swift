@@ -4,7 +4,7 @@ import ServiceLifecycle
 import Testing
 
 /// `PipelineRun` as a swift-service-lifecycle `Service`, and `finished` for `async` code.
-@Suite("PipelineRun as a Service")
+@Suite("PipelineRun as a Service", .timeLimit(.minutes(20)))
 struct RunServiceTests {
     @Test func runStartsTheRunAndReturnsWhenItEnds() async throws {
         let run = try AsyncRun.make("count: 4, size: 5")

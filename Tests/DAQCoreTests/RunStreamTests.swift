@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// `run.events` and `run.samples(of:)`: bounded `AsyncSequence`s beside the observers.
-@Suite("PipelineRun event and sample streams")
+@Suite("PipelineRun event and sample streams", .timeLimit(.minutes(20)))
 struct RunStreamTests {
     @Test func eachEventStreamSeesEveryEventInOrderAndEndsAfterTheFinalState() async throws {
         let run = try AsyncRun.make("count: 3, size: 4")

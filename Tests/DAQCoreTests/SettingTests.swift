@@ -40,7 +40,7 @@ private func decode(_ yaml: String) throws -> Sample {
     try PluginConfigLoader.decode(Sample.self, yaml: yaml)
 }
 
-@Suite("Settings: one declaration per key")
+@Suite("Settings: one declaration per key", .timeLimit(.minutes(20)))
 struct SettingTests {
     @Test func keysDeriveFromTheDeclarations() {
         let keys = Sample.declaredKeys

@@ -6,7 +6,7 @@ import Testing
 
 /// The threads DAQCore makes leave asynchronous signals to the threads that wait for them: one
 /// of ours taking a SIGCHLD made `Process.waitUntilExit` hang, and could lose `daq run` a SIGTERM.
-@Suite("threads of DAQCore's own and signals")
+@Suite("threads of DAQCore's own and signals", .timeLimit(.minutes(20)))
 struct SignalMaskTests {
     static func blocked(_ signal: Int32) -> Bool {
         var current = sigset_t()

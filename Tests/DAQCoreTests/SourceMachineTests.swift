@@ -3,7 +3,7 @@ import Testing
 @testable import DAQCore
 
 /// The source stage's transition table, row by row, with the orders past fixes were about.
-@Suite("Source stage state machine")
+@Suite("Source stage state machine", .timeLimit(.minutes(20)))
 struct SourceMachineTests {
     typealias M = SourceMachine
 

@@ -6,7 +6,7 @@ import Testing
 /// `run.samples(of:)` adds a tap to the component's stage; a consumer that goes away (an
 /// embedding program's view closed, hundreds of times during a week-long live run) must take it
 /// away, or the stage calls every stale tap on every batch until the run ends.
-@Suite("a batch stream's tap goes with its consumer")
+@Suite("a batch stream's tap goes with its consumer", .timeLimit(.minutes(20)))
 struct TapRemovalTests {
     @Test func aDroppedStreamTakesItsTapAway() throws {
         let run = try AsyncRun.make("count: 3, size: 4")

@@ -2,7 +2,7 @@ import DAQCore
 import DAQInfoManager
 import Testing
 
-@Suite struct ElementFileTests {
+@Suite(.timeLimit(.minutes(20))) struct ElementFileTests {
     static let example = """
         elements:
           - id: "4006381333931"

@@ -7,7 +7,7 @@ import Testing
 
 /// Every key an Info Manager plugin describes is the key its configuration reads, and the
 /// resolver's keys are declared once for the transform and the sink.
-@Suite("Info Manager configuration keys")
+@Suite("Info Manager configuration keys", .timeLimit(.minutes(20)))
 struct InfoManagerKeysTests {
     static let resolverYAML = """
         base_url: http://127.0.0.1:9

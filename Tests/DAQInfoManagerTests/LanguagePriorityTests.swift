@@ -1,7 +1,7 @@
 import DAQInfoManager
 import Testing
 
-@Suite struct LanguagePriorityTests {
+@Suite(.timeLimit(.minutes(20))) struct LanguagePriorityTests {
     @Test(arguments: [
         (["de", "en"], ["en", "de"], 1),  // the client's order wins over the file's
         (["EN-gb"], ["de", "en-GB"], 1),  // case does not matter

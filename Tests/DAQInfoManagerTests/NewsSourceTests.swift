@@ -8,7 +8,7 @@ import Testing
 
 /// `infomanager.news` against the reference server: what it emits, and that it polls at its
 /// interval on the engine's wake-ups (no timer of its own).
-@Suite("infomanager.news")
+@Suite("infomanager.news", .timeLimit(.minutes(20)))
 struct NewsSourceTests {
     static let news = """
         elements: []

@@ -4,7 +4,7 @@ import Testing
 import Yams
 
 /// The protocol document and the code must not drift apart.
-@Suite struct OpenAPIDocumentTests {
+@Suite(.timeLimit(.minutes(20))) struct OpenAPIDocumentTests {
     static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../docs/infomanager-openapi.yaml").standardized.path
 

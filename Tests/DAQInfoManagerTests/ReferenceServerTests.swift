@@ -7,7 +7,7 @@ import Testing
 @testable import DAQInfoManager
 
 /// `daq resolver serve` as a user runs it: the protocol, the token, reloading on SIGHUP.
-@Suite("daq resolver serve")
+@Suite("daq resolver serve", .timeLimit(.minutes(20)))
 struct ReferenceServerTests {
     /// GET `url`: status and body.
     static func get(_ url: String, token: String? = nil) throws -> (Int, String) {

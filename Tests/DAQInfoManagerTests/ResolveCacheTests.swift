@@ -3,7 +3,7 @@ import Testing
 
 @testable import DAQInfoManager
 
-@Suite struct ResolveCacheTests {
+@Suite(.timeLimit(.minutes(20))) struct ResolveCacheTests {
     static func answer(_ id: String, _ name: String) -> ElementAnswer {
         let element = Element(id: id, inputType: .barcode, content: [("en", ElementContent(name: name))])
         return ElementAnswer(element: element, language: "en", content: element.content[0].content)

@@ -5,7 +5,7 @@ import Testing
 
 /// `daq resolve ID` and `daq resolver news` against the reference server, and the library calls
 /// under them.
-@Suite("daq resolve and daq resolver news")
+@Suite("daq resolve and daq resolver news", .timeLimit(.minutes(20)))
 struct ResolveCommandTests {
     static func object(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The resolver's cache across batches and runs, and with the service gone.
-@Suite("infomanager.resolve cache")
+@Suite("infomanager.resolve cache", .timeLimit(.minutes(20)))
 struct ResolverCacheRunTests {
     @Test func persistsAcrossRunsAndAnswersWhileTheServiceIsDown() throws {
         let dir = try ResolverFixtures.scratch()

@@ -5,7 +5,7 @@ import Testing
 
 /// `on_error` for `infomanager.resolve`: lookups that failed with nothing cached, and elements
 /// the sink's file refused, over real HTTP on loopback.
-@Suite("infomanager.resolve on_error")
+@Suite("infomanager.resolve on_error", .timeLimit(.minutes(20)))
 struct ResolverDeadLetterTests {
     static let ids = ["good-1", "bad-1", "nope", "bad-2", "good-2"]
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A service that is down, slow, failing, or answering nonsense: samples pass, failures are
 /// counted and reported, nothing hangs.
-@Suite("infomanager.resolve when the service misbehaves")
+@Suite("infomanager.resolve when the service misbehaves", .timeLimit(.minutes(20)))
 struct ResolverFailureTests {
     @Test func connectionRefusedPassesSamplesUnresolvedAfterOneFailure() throws {
         let dir = try ResolverFixtures.scratch()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `infomanager.resolve` against the real reference server (`daq resolver serve`) on loopback.
-@Suite("infomanager.resolve against the reference server")
+@Suite("infomanager.resolve against the reference server", .timeLimit(.minutes(20)))
 struct ResolverReferenceTests {
     static let elements = """
         elements:

@@ -8,7 +8,7 @@ import Testing
 /// The test server closes only its own descriptors, once: tests stop it by `defer` and again
 /// by hand, and the second stop closed whatever the run had opened meanwhile under the number
 /// its listener had had.
-@Suite("test HTTP server")
+@Suite("test HTTP server", .timeLimit(.minutes(20)))
 struct TestHTTPServerTests {
     @Test func stoppingItTwiceClosesNothingOpenedInBetween() throws {
         let server = try TestHTTPServer { _, _ in .silent }

@@ -4,7 +4,7 @@ import DAQTesting
 import Testing
 
 /// A recording's bad row fails the run with a ``DAQError`` placed at the row's line.
-@Suite struct BadRowErrorTests {
+@Suite(.timeLimit(.minutes(20))) struct BadRowErrorTests {
     @Test func aBadRowIsBadInputAtItsLine() throws {
         var rows = (0..<200).map { "\(Double($0) / 100),\($0),0,1\n" }
         rows[148] = "1.48,148,zero,1\n"  // line 150 of the file

@@ -11,7 +11,7 @@ import Testing
 /// Damaged and wrong .cwa files: each bad sector reported with its number and byte offset,
 /// counted and skipped, the gap it leaves reported, and the rest read; files that are no .cwa
 /// get one clear message naming the file and the byte.
-@Suite struct CWABadInputTests {
+@Suite(.timeLimit(.minutes(20))) struct CWABadInputTests {
     func failure(_ path: String, _ extra: String = "") -> (samples: [Sample], message: String) {
         do {
             let (samples, error) = replayUntilFailure(try replay(path, extra))

@@ -7,7 +7,7 @@ import Testing
 /// .cwa read by `motion.replay` against actfast 1.3.0 (Rust, childmindresearch) on files from
 /// the DAQTesting writer: AX3 packed, AX6 with its gyroscope, and a file with a corrupt sector.
 /// Axes agree to 1e-6 g and times to 1 ms; where the readers differ by design, the test says how.
-@Suite struct CWACrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct CWACrossCheckTests {
     /// actfast's high-frequency table: device local time from int64 ns, x, y, z (g, float32),
     /// and gx, gy, gz (°/s, float32; zeros when there is no gyroscope). argv[2] = 1: lenient.
     static let script = """

@@ -8,7 +8,7 @@ import Testing
 /// Axivity .cwa through `motion.replay`, on files made by the DAQTesting writer: AX3 packed and
 /// unpacked, AX6 with its gyroscope, times spread between sector timestamps, time zones,
 /// detection by content (gzip too), and reading in batches of any size.
-@Suite struct CWAReplayTests {
+@Suite(.timeLimit(.minutes(20))) struct CWAReplayTests {
     @Test func packedAX3IsReadWithItsHeader() throws {
         let w = CWAWriter()
         let (samples, events) = try replayAll(try w.file())

@@ -14,7 +14,7 @@ import Testing
 /// temperature term; actipy's default stillness limit is 15 mg, GGIR's and ours 13 mg. So both
 /// are run without temperature (actipy: the column dropped; ours: `temperature: ""`) and with
 /// 13 mg, and then everything is compared: offsets and gains to 2 mg (the issue's bound).
-@Suite struct CalibrationCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct CalibrationCrossCheckTests {
     static let script = """
         import sys, actipy
         from actipy import processing as P

@@ -16,7 +16,7 @@ import Testing
 /// On a recording that fits the model both reach the device's own error, so offsets and gains
 /// are compared to 2 mg (the issue's bound), without the temperature term (skdh given none,
 /// ours `temperature: ""`).
-@Suite struct CalibrationGGIRCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct CalibrationGGIRCrossCheckTests {
     static let script = """
         import sys, numpy as np, actfast
         from skdh.preprocessing import CalibrateAccelerometer

@@ -8,7 +8,7 @@ import Testing
 /// The calibrated rows are the same at every batch size, and at the replay clock with the fit
 /// the virtual run recorded in its manifest: the first pass sees the samples in the same order
 /// whatever the batches, and the fit survives its trip through manifest.json to the last bit.
-@Suite struct CalibrationInvarianceTests {
+@Suite(.timeLimit(.minutes(20))) struct CalibrationInvarianceTests {
     /// Six faces and two diagonals, 20 s each: 160 s at 100 Hz, at least eight still windows.
     static let faces: [(Double, Double, Double)] = [
         (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1), (0.6, 0.48, 0.64), (-0.6, -0.48, -0.64),

@@ -7,7 +7,7 @@ import Testing
 
 /// The temperature term: a device whose offset drifts with temperature, as real ones do (a few
 /// mg/°C), recorded as a CSV with a `temperature` column that warms from 20 °C to 30 °C.
-@Suite struct CalibrationTemperatureTests {
+@Suite(.timeLimit(.minutes(20))) struct CalibrationTemperatureTests {
     static let slope = [0.002, -0.0015, 0.001]
     /// The temperature at which the device's offset is `Miscalibrated.offset`.
     static let base = 25.0

@@ -7,7 +7,7 @@ import Testing
 
 /// motion.calibrate on recordings with a known miscalibration: the fit recovers it, is recorded
 /// in the manifest and reused from there, and is refused when the still windows cannot support it.
-@Suite struct CalibrationTests {
+@Suite(.timeLimit(.minutes(20))) struct CalibrationTests {
     static let plugins = MotionPlugins.all + SampleLoggerPlugins.all
 
     /// replay → cal (with `calibration` and `extra` keys) → `then` (if any) → out; and a CSV log

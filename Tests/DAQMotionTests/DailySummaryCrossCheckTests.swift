@@ -14,7 +14,7 @@ import Testing
 /// by one. What differs by design: skdh reports no window start times (only ours are checked,
 /// in ``DailySummaryTests``), cuts no calendar days (it is handed one), and works in g (our
 /// mg divided by 1000; the values are chosen off the band edges).
-@Suite struct DailySummaryCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct DailySummaryCrossCheckTests {
     static let script = """
         import sys, numpy as np
         from skdh.activity.endpoints import MaxAcceleration, MinAcceleration, TotalIntensityTime

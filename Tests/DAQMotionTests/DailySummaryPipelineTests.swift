@@ -6,7 +6,7 @@ import Testing
 
 /// `summary.daily` behind motion.replay and motion.enmo: the same table at every clock and
 /// batch size, across London's 25-hour day.
-@Suite struct DailySummaryPipelineTests {
+@Suite(.timeLimit(.minutes(20))) struct DailySummaryPipelineTests {
     /// A wrist every 10 s from 2026-10-24 20:00 BST to 2026-10-26 04:00 GMT: moving by day,
     /// still by night, off the wrist for two hours on the Sunday afternoon.
     static func wristCSV() -> String {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `summary.daily` on epochs whose summary can be worked out by hand.
-@Suite struct DailySummaryTests {
+@Suite(.timeLimit(.minutes(20))) struct DailySummaryTests {
     /// 2026-01-05T00:00Z.
     static let monday = 1_767_571_200.0
 

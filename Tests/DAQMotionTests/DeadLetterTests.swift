@@ -3,7 +3,7 @@ import DAQMotion
 import DAQTesting
 import Testing
 
-@Suite("motion.replay dead letters")
+@Suite("motion.replay dead letters", .timeLimit(.minutes(20)))
 struct MotionDeadLetterTests {
     @Test func aBadRowOfARecordingBecomesADeadLetterAndTheReplayGoesOn() throws {
         let path = recording("walk.csv", "time,x,y,z\n0,0,0,1\n0.01,0,zero,1\n0.02,0,0,1\n0.03,0,0\n0.04,0,0,1\n")

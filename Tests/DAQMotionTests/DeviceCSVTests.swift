@@ -6,7 +6,7 @@ import Testing
 
 /// CSV exports of device software and phone apps, typed from their documented layouts (no
 /// independent reader exists for these): each is read with nothing but `path:` set.
-@Suite struct DeviceCSVTests {
+@Suite(.timeLimit(.minutes(20))) struct DeviceCSVTests {
     /// A GENEActiv PC software export: 100 lines of preamble, rows without a header.
     static func geneactivCSV(rows: [String]) -> String {
         var preamble = [

@@ -6,7 +6,7 @@ import Testing
 
 /// Epochs start at multiples of their length from local midnight in the recording's zone,
 /// through daylight-saving switches.
-@Suite struct EpochAlignmentTests {
+@Suite(.timeLimit(.minutes(20))) struct EpochAlignmentTests {
     /// One still sample every `step` seconds from UTC second `from` up to (not including) `to`.
     func stillSeconds(_ from: Double, _ to: Double, every step: Double = 1) -> [Sample] {
         stride(from: 0.0, to: to - from, by: step).map { t in

@@ -12,7 +12,7 @@ import Testing
 /// 500 samples are exactly our 5 s epochs and every value is compared, to 1e-6 mg (the issue
 /// asks 1 mg). skdh's anglez is atan(z / √(x² + y²)), as ours; its ENMO with `trim_zero=False`
 /// is ours with `truncate: false`.
-@Suite struct EpochCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct EpochCrossCheckTests {
     static let script = """
         import sys, numpy as np
         from skdh.activity.metrics import metric_enmo, metric_mad, metric_anglez

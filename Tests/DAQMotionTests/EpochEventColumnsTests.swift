@@ -6,7 +6,7 @@ import Testing
 /// An event passed through an epoch transform between epochs (motion.nonwear's span event does
 /// this in pipelines/activity-summary.yaml) must leave every column one value per sample, or a
 /// logger reading the batch indexes past a column's end.
-@Suite struct EpochEventColumnsTests {
+@Suite(.timeLimit(.minutes(20))) struct EpochEventColumnsTests {
     @Test func epochsAfterAnEventKeepEveryColumnAsLongAsTheBatch() throws {
         var samples = accelerometer(seconds: 12) { _ in (0, 0, 1.2) }
         let event = Sample(

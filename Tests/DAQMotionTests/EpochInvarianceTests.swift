@@ -6,7 +6,7 @@ import Testing
 
 /// Epochs are the same whatever the batch boundaries and the run clock: an epoch that
 /// straddles batches carries its sums across `process` calls.
-@Suite struct EpochInvarianceTests {
+@Suite(.timeLimit(.minutes(20))) struct EpochInvarianceTests {
     /// A moving wrist at 100 Hz, starting mid-epoch 30 s before Berlin's spring switch, with a
     /// stretch flagged non-wear.
     static let signal: [Sample] = accelerometer(from: 1_774_745_972.5, seconds: 61, axes: EpochInvarianceTests.moving) {

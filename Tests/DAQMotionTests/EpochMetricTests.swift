@@ -27,7 +27,7 @@ func epochs<T: TransformPlugin>(_ type: T.Type, _ config: String = "{}", _ sampl
 }
 
 /// ENMO, MAD and anglez of signals whose values are known in closed form.
-@Suite struct EpochMetricTests {
+@Suite(.timeLimit(.minutes(20))) struct EpochMetricTests {
     @Test func aStillDeviceHasNoENMOAndNoMAD() throws {
         let out = try epochs(
             EnmoTransform.self, "also: [mad, anglez]", accelerometer(seconds: 12) { _ in (0, 0, 1) })

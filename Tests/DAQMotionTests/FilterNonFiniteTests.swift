@@ -6,7 +6,7 @@ import Testing
 
 /// One NaN in the walk (`nan: keep`) through the first-order filters: the filtered value of
 /// that sample is null, the ones after it are finite again, and the NaN is counted.
-@Suite struct FilterNonFiniteTests {
+@Suite(.timeLimit(.minutes(20))) struct FilterNonFiniteTests {
     static let nanRow = 2000
 
     /// The walk with x of one row replaced by NaN.
@@ -63,7 +63,7 @@ import Testing
 
 /// Resampling across a NaN: the points between it and its neighbours are null, the ones after
 /// interpolate as before, and the NaN is counted.
-@Suite struct ResampleNonFiniteTests {
+@Suite(.timeLimit(.minutes(20))) struct ResampleNonFiniteTests {
     @Test func onlyThePointsNextToANaNAreNull() throws {
         let h = try TransformHarness(ResampleTransform.self, config: "rate: 20")
         let xs: [Double] = [0, 1, .nan, 3, 4]

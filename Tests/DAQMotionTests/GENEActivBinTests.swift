@@ -15,7 +15,7 @@ func variedSample(_ n: Int) -> GENEActivWriter.RawSample {
 func calibrated(_ raw: Int, gain: Int, offset: Int) -> Double { (Double(raw) * 100 - Double(offset)) / Double(gain) }
 
 /// GENEActiv `.bin`: files from the DAQTesting writer, and a page built by hand from the layout.
-@Suite struct GENEActivBinTests {
+@Suite(.timeLimit(.minutes(20))) struct GENEActivBinTests {
     func write(_ writer: GENEActivWriter = GENEActivWriter(), pages: Int, name: String = "r.bin") throws -> String {
         let path = tempDirectory() + "/" + name
         try writer.write(to: path, pages: pages, sample: variedSample)

@@ -7,7 +7,7 @@ import Testing
 /// GENEActiv `.bin` read by `motion.replay` and by others: `actfast` (Rust, PyPI; installed by
 /// scripts/test.sh) on files from the DAQTesting writer, and a page built by hand from the
 /// documented layout, with values worked out here.
-@Suite struct GENEActivCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct GENEActivCrossCheckTests {
     /// Runs actfast on `path` and returns its high-frequency table as JSON: times (ns), x, y, z,
     /// light, button; and its per-page temperatures.
     func actfast(_ path: String) throws -> Fields {
@@ -25,15 +25,8 @@ import Testing
                 "temperature": lf["temperature"].astype(float).tolist(),
             }, open(sys.argv[2], "w"))
             """
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", script, path, out]
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "actfast failed (scripts/test.sh installs it): \(message)")
+        let r = try Process.runToEnd("python3", ["-c", script, path, out], timeout: 600)
+        try #require(r.status == 0, "actfast failed (scripts/test.sh installs it): \(r.errors)")
         guard case .object(let o) = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
         else {
             throw CocoaError(.fileReadCorruptFile)

@@ -10,7 +10,7 @@ import Testing
 
 /// Damaged and wrong .gt3x files: one clear message each, with the file and the byte offset
 /// or record number, and the samples before the damage kept.
-@Suite struct GT3XBadInputTests {
+@Suite(.timeLimit(.minutes(20))) struct GT3XBadInputTests {
     func failure(_ path: String, _ extra: String = "") -> (samples: [Sample], message: String) {
         do {
             let (samples, error) = replayUntilFailure(try replay(path, extra))

@@ -8,7 +8,7 @@ import Testing
 /// actfast (Rust), on files from the DAQTesting writer and on a file Python's zipfile builds
 /// from the specification. Values agree to 1e-6 g, times to 1 ms; where the readers differ by
 /// design, the test says how and compares the rest.
-@Suite struct GT3XCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct GT3XCrossCheckTests {
     /// pygt3x's calibrated output: local time (s), x, y, z (g, float32), idle-sleep flag.
     static let pygt3x = """
         import sys, numpy as np
@@ -91,12 +91,11 @@ import Testing
         let (ours, _) = try replayAll(path)
         expectRows(ours, w.expectedRows(), "motion.replay")
         compare(ours, parseRows(try python(Self.pygt3x, [path])), offset: Double(w.utcOffset), flags: true, "pygt3x")
-        // actfast 1.3.0 reads ACTIVITY records only; it is compared here once it reads ACTIVITY2 too.
+        // actfast 1.3.0 (the pinned version) reads ACTIVITY records only: from this file, all
+        // ACTIVITY2, it returns no sample and no warning. An actfast that reads ACTIVITY2 fails
+        // this line; compare with it then, on the measured seconds, as the test above does.
         let theirs = parseRows(try python(Self.actfast, [path]))
-        if !theirs.isEmpty {
-            compare(
-                ours.filter { $0["idle"] != .bool(true) }, theirs, offset: Double(w.utcOffset), flags: false, "actfast")
-        }
+        #expect(theirs.isEmpty, "actfast reads ACTIVITY2 now (\(theirs.count) rows): compare with it here")
     }
 
     /// A .gt3x built by Python's zipfile and struct straight from the specification, not by the

@@ -8,7 +8,7 @@ import Testing
 /// ActiGraph .gt3x through `motion.replay`, on files made by the DAQTesting writer: both
 /// activity record types, the scale's three sources, idle sleep, lost seconds, corrupt records,
 /// time zones, and reading in batches of any size.
-@Suite struct GT3XReplayTests {
+@Suite(.timeLimit(.minutes(20))) struct GT3XReplayTests {
     @Test func activity2IsReadWithItsInfoAndLocalTimeTurnedIntoUTC() throws {
         let w = GT3XWriter()
         let path = try w.file()
@@ -146,7 +146,7 @@ import Testing
 }
 
 /// What a run's manifest says about a .gt3x it replayed.
-@Suite struct GT3XManifestTests {
+@Suite(.timeLimit(.minutes(20))) struct GT3XManifestTests {
     @Test func theManifestNamesDeviceZoneRateAndTheIdleSleepFilled() throws {
         let w = GT3XWriter.with {
             $0.seconds = 12
@@ -194,7 +194,7 @@ import Testing
 }
 
 /// A logger fed a device recording writes every row's date on the device's clock.
-@Suite struct DeviceClockLoggerTests {
+@Suite(.timeLimit(.minutes(20))) struct DeviceClockLoggerTests {
     @Test(arguments: ["logger.csv", "logger.jsonl"])
     func everyRowCarriesTheDeviceDateAndTime(logger: String) throws {
         let w = GT3XWriter.with {

@@ -85,23 +85,16 @@ func expectRows(
 }
 
 /// Runs `python3 -c script args…` and returns what it printed; the test fails if it fails.
-/// Output and errors go through files, so a chatty reader cannot block on a full pipe.
 func python(_ script: String, _ args: [String]) throws -> String {
-    let dir = tempDirectory()
-    let outPath = dir + "/out.txt"
-    let errPath = dir + "/err.txt"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", script] + args
-    p.standardOutput = FileHandle(forWritingAtPath: outPath)
-    p.standardError = FileHandle(forWritingAtPath: errPath)
-    try p.run()
-    p.waitUntilExit()
-    let errText = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-    try #require(p.terminationStatus == 0, "python3 failed: \(errText.suffix(2000))")
-    return try String(contentsOfFile: outPath, encoding: .utf8)
+    let r = try pythonRun(script, args)
+    try #require(r.status == 0, "python3 failed: \(r.errors.suffix(2000))")
+    return r.output
+}
+
+/// Runs `python3 -c script args…` and returns how it ended, for a reader expected to fail.
+/// Both outputs are read at once, so a chatty reader cannot block on a full pipe.
+func pythonRun(_ script: String, _ args: [String]) throws -> ChildOutput {
+    try Process.runToEnd("python3", ["-c", script] + args, timeout: 600)
 }
 
 /// Rows a Python reader wrote as `time,x,y,z,flag` lines (time in s, device local time).

@@ -5,7 +5,7 @@ import Testing
 /// The quantile the calibration fit weights by, found by selection rather than a sort: the same
 /// value numpy's default (linear interpolation between sorted neighbours) gives, on values with
 /// and without ties, and the normal equations it solves give the exact line through exact data.
-@Suite struct GravityFitSelectionTests {
+@Suite(.timeLimit(.minutes(20))) struct GravityFitSelectionTests {
     /// numpy's `quantile(values, q)` by its definition: sort, then interpolate.
     private func sortedQuantile(_ values: [Double], _ q: Double) -> Double {
         let sorted = values.sorted()

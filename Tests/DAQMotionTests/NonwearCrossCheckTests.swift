@@ -19,7 +19,7 @@ import Testing
 ///   ends ("shipping") of a recording. That needs hours of look-ahead, which a stage holding one
 ///   window does not have, so ours does not. The setup and shipping rules are turned off and the
 ///   wear periods here are over 6 h, so no rescoring applies.
-@Suite struct NonwearCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct NonwearCrossCheckTests {
     static let script = """
         import sys, numpy as np
         from skdh.preprocessing import AccelThresholdWearDetection

@@ -6,7 +6,7 @@ import Testing
 
 /// `motion.nonwear` on recordings with non-wear put in: the device lying flat and still, with a
 /// few mg of noise, for spans that do not fall on step boundaries.
-@Suite struct NonwearDetectionTests {
+@Suite(.timeLimit(.minutes(20))) struct NonwearDetectionTests {
     static let step = 900.0
 
     /// Eight hours of a wrist in a `.cwa` written by DAQTesting (AX3, 12.5 Hz), still from 1:10

@@ -6,7 +6,7 @@ import Testing
 
 /// `motion.nonwear` gives the same rows whatever the batch boundaries and the run clock: steps
 /// follow the samples' times, and rows are held and passed on by step, not by batch.
-@Suite struct NonwearInvarianceTests {
+@Suite(.timeLimit(.minutes(20))) struct NonwearInvarianceTests {
     /// Twenty minutes at 10 Hz, judged in 2 min windows every 30 s: still for 5 min (found), for
     /// 100 s (shorter than a window: not found) and for the last 4 min (found at the end of input).
     static let wrist = Wrist(still: [200..<500, 700..<800, 960..<1_200], rate: 10)

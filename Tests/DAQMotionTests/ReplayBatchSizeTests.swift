@@ -6,7 +6,7 @@ import Testing
 /// The replay places rows on the run clock the same at every batch size: a buffer of rows all
 /// finite, in order and inside `start…end` takes the bulk path, any other the row-by-row rule,
 /// and a recording that mixes both must come out as if read in one piece.
-@Suite struct ReplayBatchSizeTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayBatchSizeTests {
     /// 10 Hz with jitter, a repeated time, a time going back, a NaN row and a gap; over 1,024
     /// rows, so a loop starts over with the replay's intervals already gathered.
     private static let text: String = {

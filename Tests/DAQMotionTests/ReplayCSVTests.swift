@@ -4,7 +4,7 @@ import DAQTesting
 import Foundation
 import Testing
 
-@Suite struct ReplayCSVTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayCSVTests {
     @Test func columnsFoundByNameAndExtraColumnsKept() throws {
         let path = recording(
             "walk.csv", "timestamp,x,y,z,temp,label\n100.00,1,2,3,20.5,\"a,b\"\n100.01,4,5,6,21,c\n100.02,7,8,9,,d\n")
@@ -117,7 +117,7 @@ import Testing
 
 /// The rate the log states is the one `daq inspect` reports: from the typical interval, not
 /// from one interval and its jitter.
-@Suite struct MeasuredRateTests {
+@Suite(.timeLimit(.minutes(20))) struct MeasuredRateTests {
     @Test func theShippedWalkIsStatedAt100HzAsInspectSaysIt() throws {
         let walk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("recordings/walk.csv").path

@@ -29,7 +29,7 @@ enum Walk {
 /// A truncated or damaged `.gz` recording is an error naming the file, the compressed offset
 /// and the last complete line, and the cut row after it is never replayed; under
 /// `on_bad_row: skip` the rows before it are kept, the damage is a warning, and the run says so.
-@Suite struct ReplayGzipDamageTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayGzipDamageTests {
     @Test func aCutWalkFailsAfterItsLastCompleteRowAndNeverEmitsTheCutOne() throws {
         let (path, at) = try Walk.cut(0.5)
         let (samples, thrown) = replayUntilFailure(try replay(path))

@@ -4,7 +4,7 @@ import DAQTesting
 import Foundation
 import Testing
 
-@Suite struct ReplayJSONTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayJSONTests {
     @Test func jsonLinesWithExtraKeys() throws {
         let text = """
             {"timestamp": 5.0, "x": 1, "y": 2, "z": 3, "sensor": "acc"}

@@ -6,7 +6,7 @@ import Testing
 
 /// NaN and infinity have a policy (`nan: fail | skip | keep`) in every spelling other tools
 /// write, and a stateful filter never lets one such value poison the outputs after it.
-@Suite struct ReplayNonFiniteTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayNonFiniteTests {
     /// Spellings and the value they stand for, as messages name it.
     static let spellings: [(String, String)] = [
         ("NaN", "NaN"), ("nan", "NaN"), ("-nan", "NaN"), ("NAN", "NaN"), ("inf", "inf"), ("-inf", "-inf"),

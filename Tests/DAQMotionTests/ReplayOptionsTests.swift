@@ -9,7 +9,7 @@ func tenHertz(_ rows: Int) -> String {
     "t,x,y,z\n" + (0..<rows).map { "\(Double($0) / 10),\($0),0,1\n" }.joined()
 }
 
-@Suite struct ReplayOptionsTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayOptionsTests {
     @Test func startAndEndCutTheRecording() throws {
         let (samples, _) = try replayAll(recording("r.csv", tenHertz(100)), "start: 2 s\nend: 5 s")
         #expect(samples.first?.number("x") == 20 && samples.last?.number("x") == 50)

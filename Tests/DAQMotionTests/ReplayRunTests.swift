@@ -7,7 +7,7 @@ import Testing
 
 /// A bad recording inside a whole run: the manifest records the failure, and what was written
 /// before it stays whole.
-@Suite struct ReplayRunTests {
+@Suite(.timeLimit(.minutes(20))) struct ReplayRunTests {
     @Test(arguments: ["logger.jsonl", "logger.json", "logger.csv"])
     func aBadRowFailsTheRunKeepingEveryRowBeforeIt(logger: String) throws {
         var rows = (0..<2000).map { "\(Double($0) / 100),\($0),0,1\n" }

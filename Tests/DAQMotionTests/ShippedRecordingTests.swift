@@ -6,7 +6,7 @@ import Testing
 /// The device recordings shipped under `recordings/` are made by the DAQTesting writers, so what
 /// they hold is known sample by sample: the bytes in the repository are the writer's, exactly.
 /// `DAQ_REGENERATE_RECORDINGS=1 swift test --filter ShippedRecordingTests` rewrites them.
-@Suite struct ShippedRecordingTests {
+@Suite(.timeLimit(.minutes(20))) struct ShippedRecordingTests {
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("recordings").path
 

@@ -21,12 +21,8 @@ func recording(_ name: String, _ text: String) -> String {
 /// Compresses `path` with the system's gzip into `path.gz` (or `to`), keeping the original.
 func gzip(_ path: String, to target: String? = nil) throws -> String {
     let out = target ?? path + ".gz"
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["sh", "-c", "gzip -c \"$0\" > \"$1\"", path, out]
-    try p.run()
-    p.waitUntilExit()
-    try #require(p.terminationStatus == 0, "gzip failed")
+    let r = try Process.runToEnd("sh", ["-c", "gzip -c \"$0\" > \"$1\"", path, out], timeout: 60)
+    try #require(r.status == 0, "gzip failed: \(r.errors)")
     return out
 }
 

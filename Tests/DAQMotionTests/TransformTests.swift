@@ -8,7 +8,7 @@ func xyz(_ t: Double, _ x: Double, _ y: Double, _ z: Double) -> Sample {
     Sample(timestamp: 1000 + t, uptime: t, fields: ["x": .double(x), "y": .double(y), "z": .double(z)])
 }
 
-@Suite struct MagnitudeTests {
+@Suite(.timeLimit(.minutes(20))) struct MagnitudeTests {
     @Test func vectorLength() throws {
         let h = try TransformHarness(MagnitudeTransform.self)
         let out = try h.push([xyz(0, 3, 4, 12), xyz(0.1, -1, 0, 0)])
@@ -24,7 +24,7 @@ func xyz(_ t: Double, _ x: Double, _ y: Double, _ z: Double) -> Sample {
     }
 }
 
-@Suite struct FilterTests {
+@Suite(.timeLimit(.minutes(20))) struct FilterTests {
     @Test func lowpassByAlphaCarriesStateAcrossBatches() throws {
         let h = try TransformHarness(LowpassTransform.self, config: "field: x\nalpha: 0.5")
         let first = try h.push([xyz(0, 0, 0, 0), xyz(0.01, 1, 0, 0)])
@@ -92,7 +92,7 @@ func xyz(_ t: Double, _ x: Double, _ y: Double, _ z: Double) -> Sample {
     }
 }
 
-@Suite struct ResampleTests {
+@Suite(.timeLimit(.minutes(20))) struct ResampleTests {
     @Test func linearSignalOnIrregularTimesLandsOnTheGrid() throws {
         let h = try TransformHarness(ResampleTransform.self, config: "rate: 100")
         // x = 2t + 1 sampled at jittered times: interpolation must give it back exactly.

@@ -10,7 +10,7 @@ import Testing
 /// outside `write`, where `on_error` does not apply. A stream named beyond the 255 bytes a file
 /// name may have makes the open fail for real (ENAMETOOLONG) at write time, every time, as root
 /// too, while the logger's other streams are written as usual.
-@Suite("Logger dead letters")
+@Suite("Logger dead letters", .timeLimit(.minutes(20)))
 struct LoggerDeadLetterTests {
     static let longName = String(repeating: "s", count: 260)
 

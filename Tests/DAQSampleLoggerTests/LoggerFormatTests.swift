@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The layout of each format, checked by parsing the files back.
-@Suite("Logger formats")
+@Suite("Logger formats", .timeLimit(.minutes(20)))
 struct LoggerFormatTests {
     /// Markers expected for steps `one` at 0 and `two` at 0.5 over samples at 0…0.9 s:
     /// start, the step change, stop; as (uptime, stepPath).

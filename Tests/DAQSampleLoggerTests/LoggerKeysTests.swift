@@ -5,7 +5,7 @@ import Testing
 
 /// Every key a logger describes is the key its configuration reads; `root` belongs to
 /// `logger.json` alone, between the keys every logger shares.
-@Suite("Logger configuration keys")
+@Suite("Logger configuration keys", .timeLimit(.minutes(20)))
 struct LoggerKeysTests {
     @Test func everyLoggerReadsEveryDescribedKey() throws {
         let shared = try PluginConfigLoader.decode(

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// Run directories, manifests, flushing and delivery reports.
-@Suite("Logger runs")
+@Suite("Logger runs", .timeLimit(.minutes(20)))
 struct LoggerRunTests {
     @Test func runDirectoryHoldsAManifestDescribingEveryFile() throws {
         let base = tempDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 /// Relative times come out as the recording has them (2.15), not with the noise of subtracting
 /// two epoch times (2.1500000953674316).
-@Suite("Logger relative times")
+@Suite("Logger relative times", .timeLimit(.minutes(20)))
 struct RelativeTimeTests {
     @Test func theDifferenceIsRoundedToWhatTheTimesCarry() {
         #expect(TimeDifference.between(1763800002.150, 1763800000.0) == 2.15)

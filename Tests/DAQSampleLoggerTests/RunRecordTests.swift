@@ -9,7 +9,7 @@ import Testing
 
 /// The run record (`manifest.json`) tells how every run ended, even when it cannot be written
 /// the easy way; `/dev/full` stands in for a full disk (writes to it fail with ENOSPC).
-@Suite("Run record")
+@Suite("Run record", .timeLimit(.minutes(20)))
 struct RunRecordTests {
     static let plugins = testPlugins + StandardPlugins.all
 

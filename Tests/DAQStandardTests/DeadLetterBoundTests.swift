@@ -35,7 +35,7 @@ final class GatedSink: SinkPlugin, DeferredWork, @unchecked Sendable {
     }
 }
 
-@Suite("dead letters keep their buffer's bound")
+@Suite("dead letters keep their buffer's bound", .timeLimit(.minutes(20)))
 struct DeadLetterBoundTests {
     /// A `block` buffer on `<name>.dead` holds its size plus at most one batch: the stage that
     /// rejects waits for room there, as it waits on its primary outputs. It used to append

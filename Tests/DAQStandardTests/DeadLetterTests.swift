@@ -33,7 +33,7 @@ final class FussySink: SinkPlugin {
 
 struct PickyError: Error, CustomStringConvertible { var description: String }
 
-@Suite("dead letters")
+@Suite("dead letters", .timeLimit(.minutes(20)))
 struct DeadLetterTests {
     static let plugins = StandardPlugins.all + [.transform(PickyTransform.self), .sink(FussySink.self)]
 

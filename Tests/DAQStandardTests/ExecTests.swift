@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `exec` plugins with real programs (python3, sh): the protocol and every way a program fails.
-@Suite("exec plugins")
+@Suite("exec plugins", .timeLimit(.minutes(20)))
 struct ExecTests {
     /// A script in a fresh directory; returns its path.
     static func script(_ text: String, name: String = "plugin.py") throws -> String {

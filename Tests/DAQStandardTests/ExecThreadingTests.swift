@@ -6,7 +6,7 @@ import Testing
 
 /// `exec` makes no thread, queue or timer of its own: its program's pipes are watched, and its
 /// hang watchdog and restarts are timers, all through the stage's context, which ends them.
-@Suite("exec threading")
+@Suite("exec threading", .timeLimit(.minutes(20)))
 struct ExecThreadingTests {
     @Test func theProgramsPipesAndWatchdogAreTheStagesAndEndWithIt() throws {
         let h = try TransformHarness(ExecTransform.self, config: "command: [sh, -c, 'cat > /dev/null']\ntimeout: 10s")

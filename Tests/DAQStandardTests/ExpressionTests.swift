@@ -4,7 +4,7 @@ import Testing
 
 @testable import DAQStandard
 
-@Suite("filter expressions")
+@Suite("filter expressions", .timeLimit(.minutes(20)))
 struct ExpressionTests {
     static let batch = Batch(
         stream: "s",

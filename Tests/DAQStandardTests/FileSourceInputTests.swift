@@ -6,7 +6,7 @@ import Testing
 
 /// The `file` source reads NaN and infinity as numbers and applies `nan:` to them, and a
 /// gzip file cut short or damaged ends it with an error after every whole line before.
-@Suite struct FileSourceInputTests {
+@Suite(.timeLimit(.minutes(20))) struct FileSourceInputTests {
     func file(_ name: String, _ text: String) throws -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-file-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -102,12 +102,8 @@ import Testing
     func cutGzip(lines: Int) throws -> (path: String, at: Int) {
         let plain = try file("a.csv", "t,x\n" + (0..<lines).map { "\($0),\(($0 * 7919) % 10007)\n" }.joined())
         let gz = plain + ".gz"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "gzip -c \"$0\" > \"$1\"", plain, gz]
-        try p.run()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "gzip(1) is needed")
+        let r = try Process.runToEnd("/bin/sh", ["-c", "gzip -c \"$0\" > \"$1\"", plain, gz], timeout: 60)
+        try #require(r.status == 0, "gzip(1) is needed: \(r.errors)")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: gz)[.size] as? Int)
         #expect(truncate(gz, off_t(size / 2)) == 0)
         return (gz, size / 2)

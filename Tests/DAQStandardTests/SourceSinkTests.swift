@@ -4,7 +4,7 @@ import DAQTesting
 import Foundation
 import Testing
 
-@Suite("Standard sources and sinks")
+@Suite("Standard sources and sinks", .timeLimit(.minutes(20)))
 struct SourceSinkTests {
     func temp(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("daq-\(UUID().uuidString)-\(name)").path

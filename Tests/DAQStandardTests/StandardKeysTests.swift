@@ -6,7 +6,7 @@ import Testing
 
 /// Every key a Standard plugin describes is the key its configuration reads: written with a
 /// value other than its default, each one reaches the decoded configuration.
-@Suite("Standard configuration keys")
+@Suite("Standard configuration keys", .timeLimit(.minutes(20)))
 struct StandardKeysTests {
     /// The decoded configuration's keys and values, as the default column would show them.
     func values<C: PluginConfiguration & SettingGroup>(_ type: C.Type, _ yaml: String) throws -> String? {

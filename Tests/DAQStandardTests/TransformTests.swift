@@ -3,7 +3,7 @@ import DAQStandard
 import DAQTesting
 import Testing
 
-@Suite("Standard transforms")
+@Suite("Standard transforms", .timeLimit(.minutes(20)))
 struct TransformTests {
     func samples(_ values: [(Double, Double)], key: [String]? = nil) -> [Sample] {
         values.enumerated().map { i, p in

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Errors of the real readers and writers reach the run's result with their code and place.
-@Suite("Typed errors of the file source and sink")
+@Suite("Typed errors of the file source and sink", .timeLimit(.minutes(20)))
 struct TypedErrorRunTests {
     @Test func aCutGzipFailsTheRunAtItsCompressedByte() throws {
         let (path, at) = try FileSourceInputTests().cutGzip(lines: 50_000)

@@ -5,7 +5,7 @@ import Testing
 
 /// A NaN or infinite value in a window leaves its mean, min, max and std as the other values
 /// make them, and is reported.
-@Suite struct WindowNonFiniteTests {
+@Suite(.timeLimit(.minutes(20))) struct WindowNonFiniteTests {
     @Test func nanAndInfAreLeftOutOfTheStatisticsAndCounted() throws {
         let h = try TransformHarness(
             WindowTransform.self, config: "size: 1\nfield: x\nstats: [count, mean, min, max, std]")

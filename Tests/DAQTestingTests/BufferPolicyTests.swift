@@ -4,7 +4,7 @@ import DAQTesting
 import Dispatch
 import Testing
 
-@Suite("Edge buffers")
+@Suite("Edge buffers", .timeLimit(.minutes(20)))
 struct BufferPolicyTests {
     static func pipeline(name: String, policy: String, count: Int = 100_000) -> String {
         """

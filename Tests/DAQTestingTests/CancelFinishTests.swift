@@ -26,7 +26,7 @@ final class HoldingTransform: TransformPlugin {
     }
 }
 
-@Suite("A cancelled run")
+@Suite("A cancelled run", .timeLimit(.minutes(20)))
 struct CancelFinishTests {
     /// Regression (found by the conformance suite's cancel after the non-blocking check): a
     /// cancelled run never finished its transforms, so infomanager.resolve never shut its HTTP

@@ -4,7 +4,7 @@ import DAQTesting
 import Dispatch
 import Testing
 
-@Suite("Clocks")
+@Suite("Clocks", .timeLimit(.minutes(20)))
 struct ClockTests {
     static func yaml(clock: String, speed: Double = 1) -> String {
         """
@@ -45,7 +45,11 @@ struct ClockTests {
         let replay = try PipelineHarness.run(yaml: Self.yaml(clock: "replay", speed: 4), plugins: StandardPlugins.all)
         let realtime = try PipelineHarness.run(yaml: Self.yaml(clock: "realtime"), plugins: StandardPlugins.all)
         let v = Self.comparable(virtual.data("out"))
-        #expect(v.count > 10)
+        // 60 samples 10 ms apart (0 to 0.59 s) in windows of 100 ms every 50 ms from 0: windows
+        // start at 0, 0.05, …, 0.55, twelve of them; the first five samples fall in one window,
+        // the other 55 in two, so the windows hold 115 samples in all.
+        #expect(v.count == 12)
+        #expect(virtual.data("out").compactMap { $0["count"]?.intValue }.reduce(0, +) == 115)
         #expect(Self.comparable(replay.data("out")) == v)
         #expect(Self.comparable(realtime.data("out")) == v)
     }

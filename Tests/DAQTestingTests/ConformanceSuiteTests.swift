@@ -5,7 +5,7 @@ import Testing
 
 /// The conformance suite itself: a healthy plugin passes every check, and each check fails for
 /// the flaw it is there to catch, so none of them can pass by construction.
-@Suite("Conformance suite")
+@Suite("Conformance suite", .timeLimit(.minutes(20)))
 struct ConformanceSuiteTests {
     func verdict(_ report: ConformanceReport, _ check: ConformanceCheck) -> ConformanceResult.Verdict? {
         report.results.first { $0.check == check }?.verdict

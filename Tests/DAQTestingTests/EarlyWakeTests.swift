@@ -39,7 +39,7 @@ final class WaitingSource: SourcePlugin {
     func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus { .finished }
 }
 
-@Suite("A source woken while it starts")
+@Suite("A source woken while it starts", .timeLimit(.minutes(20)))
 struct EarlyWakeTests {
     /// Regression (found by the conformance suite on `exec`, whose program can print before
     /// the run has started): the wake read and ended the stage before the run counted it, so

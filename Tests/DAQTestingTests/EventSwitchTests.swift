@@ -30,7 +30,7 @@ func advice(_ error: DAQError) -> String {
     }
 }
 
-@Suite("Matching on events")
+@Suite("Matching on events", .timeLimit(.minutes(20)))
 struct EventSwitchTests {
     @Test func theDocumentedSwitchSeesEachKind() {
         let located = DAQError(.badInput, "a.csv:3: bad", location: .init(file: "a.csv", line: 3))

@@ -3,7 +3,7 @@ import DAQStandard
 import DAQTesting
 import Testing
 
-@Suite("exec source stopped while its program runs")
+@Suite("exec source stopped while its program runs", .timeLimit(.minutes(20)))
 struct ExecStopTests {
     /// Regression (found by the conformance suite's "stops right after start"): stopping the
     /// run killed the program, and the supervisor reported that kill as the program failing,

@@ -44,7 +44,7 @@ final class SinkProbe: Sink {
 /// A harness calls its plugin on the stage's queue, as a pipeline does: called from the test's
 /// thread, `exec`'s `finish` ended its program while the program's pipe watches, woken by its
 /// death, read the same pipes and dropped the same watches on the queue, unsynchronised.
-@Suite("harness queue")
+@Suite("harness queue", .timeLimit(.minutes(20)))
 struct HarnessQueueTests {
     static let sample = Sample(uptime: 0, fields: ["v": 1.0])
 

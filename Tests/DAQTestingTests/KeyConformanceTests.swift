@@ -58,7 +58,7 @@ private final class LaxTransform: TransformPlugin {
     func process(_ batch: inout Batch, context: StageContext) throws {}
 }
 
-@Suite("Key conformance: described and decoded keys agree")
+@Suite("Key conformance: described and decoded keys agree", .timeLimit(.minutes(20)))
 struct KeyConformanceTests {
     @Test func aDescribedKeyThatDecodingIgnoresIsFound() {
         let problems = KeyConformance.problems(.transform(ForgetfulTransform.self), baseline: "")

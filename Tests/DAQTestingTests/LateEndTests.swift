@@ -72,7 +72,7 @@ final class LateStopSource: SourcePlugin {
     }
 }
 
-@Suite("A stop or finish that completes later")
+@Suite("A stop or finish that completes later", .timeLimit(.minutes(20)))
 struct LateEndTests {
     static let plugins: [PluginDescriptor] = [.sink(LateEndSink.self), .source(LateStopSource.self)]
 

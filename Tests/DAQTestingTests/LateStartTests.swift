@@ -41,11 +41,9 @@ final class StartedFlag: Sendable {
     let value = Mutex(false)
 }
 
-@Suite("A start that completes later")
+@Suite("A start that completes later", .timeLimit(.minutes(20)))
 struct LateStartTests {
     @Test func theRunWaitsForItWithoutHoldingTheStagesQueue() throws {
-        let clock = ContinuousClock()
-        let began = clock.now
         let out = try PipelineHarness.run(
             yaml: """
                 name: late
@@ -56,9 +54,9 @@ struct LateStartTests {
                 """, plugins: [.source(LateStartSource.self)])
         #expect(out.result.state == .finished)
         #expect(out.data("got").count == 1)
+        // The timer on the stage's own queue completed it: a start ended by its 60 s limit
+        // instead would fail the run, or let it read before the start completed.
         #expect(!LateStartSource.readBeforeStart.withLock { $0 }, "read before its start completed")
-        // Far below the 60 s limit: the timer on the stage's own queue completed it.
-        #expect(clock.now - began < .seconds(30))
     }
 
     @Test func aFailedCompletionFailsTheStartWithItsError() throws {

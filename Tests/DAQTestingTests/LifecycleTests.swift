@@ -3,7 +3,7 @@ import DAQStandard
 import DAQTesting
 import Testing
 
-@Suite("Lifecycle, markers, limits")
+@Suite("Lifecycle, markers, limits", .timeLimit(.minutes(20)))
 struct LifecycleTests {
     let plugins = StandardPlugins.all + [.transform(FailingTransform.self)]
 

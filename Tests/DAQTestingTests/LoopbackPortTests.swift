@@ -4,7 +4,7 @@ import Testing
 
 /// Ports for servers that tests stop and start again: never handed out twice, never from the
 /// range the kernel gives outgoing connections, never one a listener holds.
-@Suite struct LoopbackPortTests {
+@Suite(.timeLimit(.minutes(20))) struct LoopbackPortTests {
     @Test func portsAreDistinctAndBelowTheEphemeralRange() throws {
         let ports = try (0..<300).map { _ in try LoopbackPort.reserve() }
         #expect(Set(ports).count == ports.count)

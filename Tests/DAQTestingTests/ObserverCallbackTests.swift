@@ -30,7 +30,7 @@ final class TextFailureLog: PipelineObserver {
 }
 
 /// Every kind of event reaches an observer's own method.
-@Suite("Observer callbacks")
+@Suite("Observer callbacks", .timeLimit(.minutes(20)))
 struct ObserverCallbackTests {
     static let every: [PipelineEvent] = [
         .state(component: "a", from: .running, to: .stopping),

@@ -5,7 +5,7 @@ import Testing
 
 /// Reloading a running pipeline in the engine: every kind of change, with every value fed
 /// accounted for, and the order in which old instances end and new ones start.
-@Suite("Reload in the engine")
+@Suite("Reload in the engine", .timeLimit(.minutes(20)))
 struct ReloadEngineTests {
     static let registry = try! PluginRegistry(
         StandardPlugins.all + [.source(FeedSource.self), .sink(BoardSink.self), .transform(LaterTransform.self)])

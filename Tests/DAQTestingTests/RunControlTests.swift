@@ -22,7 +22,7 @@ struct TickError: Error, CustomStringConvertible { var description: String }
 
 /// What the run's control plane promises its callers: one start, failures that reach the run
 /// from anywhere, observers free to call the run back from any thread.
-@Suite("Run control")
+@Suite("Run control", .timeLimit(.minutes(20)))
 struct RunControlTests {
     static let plugins = StandardPlugins.all + [.transform(TickFailTransform.self), .collect]
 

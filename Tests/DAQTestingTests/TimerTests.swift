@@ -4,7 +4,7 @@ import DAQTesting
 import Synchronization
 import Testing
 
-@Suite("Run-clock timers")
+@Suite("Run-clock timers", .timeLimit(.minutes(20)))
 struct TimerTests {
     @Test func aWindowClosesOnTheRunClockWhenTheSourceGoesQuiet() throws {
         // The sink's first `sent` is the start marker; the second can only be the window.

@@ -5,7 +5,7 @@ import Testing
 
 /// A stage's error reaches the run's result and the failure event as a ``DAQError``: the code
 /// and place it was thrown with, the component, and the text people have always read.
-@Suite("Typed errors")
+@Suite("Typed errors", .timeLimit(.minutes(20)))
 struct TypedErrorTests {
     let plugins =
         StandardPlugins.all + [.transform(FailingTransform.self), .transform(LocatedFailureTransform.self)]

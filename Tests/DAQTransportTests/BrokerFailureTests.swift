@@ -6,7 +6,7 @@ import NIOCore
 import Testing
 
 /// The broker dies mid-stream, `daq` restarts with a spool, a payload of a megabyte.
-@Suite("mqtt when things go wrong", .serialized)
+@Suite("mqtt when things go wrong", .serialized, .timeLimit(.minutes(20)))
 struct BrokerFailureTests {
     static func scratch() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("daq-spool-\(UUID().uuidString)").path

@@ -6,7 +6,7 @@ import Testing
 /// The shipped edge and collector, as they come, across a restart of a Mosquitto that persists
 /// sessions: the collector's QoS 1 source keeps its session by default, so what the edge
 /// publishes before the collector is back waits for it at the broker.
-@Suite("shipped pipelines across a broker restart", .serialized)
+@Suite("shipped pipelines across a broker restart", .serialized, .timeLimit(.minutes(20)))
 struct BrokerRestartTests {
     /// What one run carried: samples the edge had acknowledged, lines and distinct samples logged.
     struct Count: CustomStringConvertible {

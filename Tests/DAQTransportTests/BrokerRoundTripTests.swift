@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `mqtt` sink → a real Mosquitto → `mqtt` source.
-@Suite("mqtt against Mosquitto", .serialized)
+@Suite("mqtt against Mosquitto", .serialized, .timeLimit(.minutes(20)))
 struct BrokerRoundTripTests {
     static func receiver(_ url: String, topics: String = "[\"t/#\"]", count: Int, extra: String = "") -> String {
         """

@@ -3,7 +3,7 @@ import NIOCore
 import Testing
 
 /// The packet codec against the bytes MQTT 3.1.1 specifies.
-@Suite("MQTT codec")
+@Suite("MQTT codec", .timeLimit(.minutes(20)))
 struct CodecTests {
     static func bytes(_ packet: MQTTPacket) throws -> [UInt8] {
         var b = ByteBuffer()

@@ -5,7 +5,7 @@ import Testing
 
 /// The shipped pipelines against a real broker: an edge replays the walk recording into
 /// Mosquitto, the central logger writes what it receives as JSON Lines.
-@Suite("pipelines/ with a broker", .serialized)
+@Suite("pipelines/ with a broker", .serialized, .timeLimit(.minutes(20)))
 struct EdgePipelineTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

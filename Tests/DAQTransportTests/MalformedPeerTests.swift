@@ -5,7 +5,7 @@ import Testing
 
 /// A tiny NIO server on loopback that answers CONNECT with CONNACK and then with bytes no MQTT
 /// broker may send: the client must close the connection with a clear error, not crash.
-@Suite("MQTT client against a malformed peer")
+@Suite("MQTT client against a malformed peer", .timeLimit(.minutes(20)))
 struct MalformedPeerTests {
     /// Answers the first bytes it reads with `reply`, and nothing after.
     final class Replier: ChannelInboundHandler {

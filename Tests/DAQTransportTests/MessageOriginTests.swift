@@ -8,7 +8,7 @@ import Testing
 
 /// Where a message came from, and which message an event concerns: the `mqtt` source's
 /// `topic`, `pipeline` and `host`; the `mqtt` sink's `messages` events with `_msg` ids.
-@Suite("mqtt message origin and ids", .serialized)
+@Suite("mqtt message origin and ids", .serialized, .timeLimit(.minutes(20)))
 struct MessageOriginTests {
     /// The first label of this machine's name, as the sink names its host.
     static var host: String {

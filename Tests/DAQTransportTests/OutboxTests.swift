@@ -4,7 +4,7 @@ import Testing
 @testable import DAQTransport
 
 /// Packet ids and the order of re-sending, without a connection.
-@Suite("mqtt outbox")
+@Suite("mqtt outbox", .timeLimit(.minutes(20)))
 struct OutboxTests {
     static func message(_ token: UInt64, qos: MQTTQoS = .atLeastOnce) -> MQTTOutgoing {
         MQTTOutgoing(token: token, topic: "t", payload: ByteBuffer(), qos: qos, retain: false, samples: 1)

@@ -3,7 +3,7 @@ import DAQTransport
 import Testing
 
 /// Payloads, topics and the spool, without a broker.
-@Suite("mqtt payloads, topics and spool")
+@Suite("mqtt payloads, topics and spool", .timeLimit(.minutes(20)))
 struct PayloadTests {
     static let sample = Sample(
         stream: "accel", timestamp: 1_795_000_000.125, uptime: 2.5, stepPath: "walk/out", kind: .event,

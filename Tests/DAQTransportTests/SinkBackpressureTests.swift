@@ -9,7 +9,7 @@ import Testing
 /// A broker that is away holds the pipeline back without holding a thread: the `mqtt` sink
 /// refuses input while its queue is full and the stage is woken when messages settle; at the
 /// end, the stage stays open for acknowledgements for at most `drain_timeout`.
-@Suite("mqtt sink backpressure", .serialized)
+@Suite("mqtt sink backpressure", .serialized, .timeLimit(.minutes(20)))
 struct SinkBackpressureTests {
     /// A sink on `broker` with its own context, so the test sees each wake.
     final class Rig {

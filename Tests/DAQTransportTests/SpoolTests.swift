@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The spool's files: what is acknowledged goes, what is not comes back in order, a record cut
 /// short by a crash is ignored, and one run at a time holds the directory.
-@Suite("mqtt spool")
+@Suite("mqtt spool", .timeLimit(.minutes(20)))
 struct SpoolTests {
     static func directory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("daq-spool-unit-\(UUID().uuidString)").path
@@ -83,18 +84,16 @@ struct SpoolTests {
     /// Whether another process (Python's `fcntl.lockf`, an implementation of its own) can take
     /// the spool's lock now; Python 3 is required.
     static func otherProcessCanLock(_ dir: String) throws -> Bool {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = [
-            "python3", "-c",
-            "import fcntl, sys\nf = open(sys.argv[1] + '/lock', 'r+')\n"
-                + "try:\n    fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    sys.exit(3)\n",
-            dir,
-        ]
-        try p.run()
-        p.waitUntilExit()
-        try #require([0, 3].contains(p.terminationStatus), "python3 could not run the lock check")
-        return p.terminationStatus == 0
+        let r = try Process.runToEnd(
+            "python3",
+            [
+                "-c",
+                "import fcntl, sys\nf = open(sys.argv[1] + '/lock', 'r+')\n"
+                    + "try:\n    fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    sys.exit(3)\n",
+                dir,
+            ], timeout: 60)
+        try #require([0, 3].contains(r.status), "python3 could not run the lock check: \(r.errors)")
+        return r.status == 0
     }
 
     /// The lock is a record lock, which no child process inherits, so no open has to wait for

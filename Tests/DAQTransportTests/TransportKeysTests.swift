@@ -6,7 +6,7 @@ import Testing
 
 /// Every key the `mqtt` source and sink describe is the key their configuration reads; the
 /// connection keys are declared once for both, around each one's own `clean_session`.
-@Suite("MQTT configuration keys")
+@Suite("MQTT configuration keys", .timeLimit(.minutes(20)))
 struct TransportKeysTests {
     static let connection = """
         url: mqtt://127.0.0.1:1884

@@ -4,7 +4,7 @@ import Testing
 
 /// pipelines/activity-summary.yaml over a folder of miscalibrated, partly unworn `.cwa`
 /// recordings, as a study runs it: in two shards, resumed, then one daily table for the batch.
-@Suite("activity-summary.yaml over a batch")
+@Suite("activity-summary.yaml over a batch", .timeLimit(.minutes(20)))
 struct ActivitySummaryBatchTests {
     static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/activity-summary.yaml").path
     /// 26 h from 10:00: a 14-hour first day and a 12-hour second one, at a low rate to stay quick.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `daq batch --collect`: one table for the whole batch, with the real binary.
-@Suite("daq batch --collect")
+@Suite("daq batch --collect", .timeLimit(.minutes(20)))
 struct BatchCollectTests {
     static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/batch-features.yaml").path
 

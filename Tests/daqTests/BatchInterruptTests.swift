@@ -4,7 +4,7 @@ import Testing
 /// `daq batch` and SIGINT, with the real binary and a real signal. The first recording is a
 /// FIFO: its run holds until the test writes, so the signal comes while it runs, known from
 /// the FIFO's open (which returns once the run's source has opened it), never from a sleep.
-@Suite("daq batch interrupted")
+@Suite("daq batch interrupted", .timeLimit(.minutes(20)))
 struct BatchInterruptTests {
     @Test func anInterruptedBatchSaysSoAndLeavesNothingStale() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-batch-int-\(UUID().uuidString)")

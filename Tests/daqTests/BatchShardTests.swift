@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `daq batch --shard` as the tasks of a job array see it, with the real binary.
-@Suite("daq batch --shard")
+@Suite("daq batch --shard", .timeLimit(.minutes(20)))
 struct BatchShardTests {
     static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/batch-features.yaml").path
 

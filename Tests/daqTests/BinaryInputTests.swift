@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A binary file given to a text source is named for what it is, and no raw byte is printed.
-@Suite("binary files given to text sources")
+@Suite("binary files given to text sources", .timeLimit(.minutes(20)))
 struct BinaryInputTests {
     @Test(arguments: ["file", "barcode.replay"])
     func aDeviceRecordingIsNamedNotPrinted(type: String) throws {

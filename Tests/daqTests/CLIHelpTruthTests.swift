@@ -3,7 +3,7 @@ import Testing
 
 /// What `--help` promises, the commands do: `tap` without RUN, `--trigger` refused where nothing
 /// takes triggers, `control` naming `reload`, and `run --help` agreeing with README on reload.
-@Suite("daq help tells the truth")
+@Suite("daq help tells the truth", .timeLimit(.minutes(20)))
 struct CLIHelpTruthTests {
     @Test func triggerIsRefusedWhenNoComponentTakesTriggers() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("daq-trigger-\(UUID().uuidString)")

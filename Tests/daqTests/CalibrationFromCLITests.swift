@@ -3,7 +3,7 @@ import Testing
 
 /// A fit to reuse that cannot be read is a configuration error, exit status 2 as `daq --help`
 /// says, with the file and what was expected: not a runtime failure, and nothing is written.
-@Suite("daq run with calibration: {from: …} that cannot be used")
+@Suite("daq run with calibration: {from: …} that cannot be used", .timeLimit(.minutes(20)))
 struct CalibrationFromCLITests {
     static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/activity-summary.yaml").path
 

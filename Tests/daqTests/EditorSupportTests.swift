@@ -3,7 +3,7 @@ import Testing
 
 /// `daq schema`, the generated plugin reference and shell completion, checked through the
 /// real binary and, for the schema, the reference Python validator.
-@Suite("editor support")
+@Suite("editor support", .timeLimit(.minutes(20)))
 struct EditorSupportTests {
     static let validator = DAQBinary.repository.appendingPathComponent("Tests/Fixtures/schema/validate.py").path
 

@@ -1,10 +1,11 @@
+import DAQTesting
 import Foundation
 import Testing
 
 /// docs/guide/embedding.md shows Examples/Embedding/main.swift, which CI builds (the
 /// `daq-embed-example` target) and runs here: the guide's program works, and the page cannot
 /// drift from it.
-@Suite("embedding guide")
+@Suite("embedding guide", .timeLimit(.minutes(20)))
 struct EmbeddingGuideTests {
     static var example: URL { DAQBinary.url.deletingLastPathComponent().appendingPathComponent("daq-embed-example") }
 
@@ -16,17 +17,9 @@ struct EmbeddingGuideTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: Self.example.path),
             "no \(Self.example.path): build with `swift build --build-tests` (the daq-embed-example target)")
-        let p = Process()
-        p.executableURL = Self.example
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "stderr: \(errors)")
+        let run = try Process.runToEnd(Self.example.path, timeout: 120)
+        let printed = run.output
+        #expect(run.status == 0, "stderr: \(run.errors)")
         let lines = printed.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(printed)")
         #expect(lines.first == "pipeline: starting > running > stopping > finished")

@@ -9,7 +9,7 @@ import Testing
 /// `daq run` with `calibration: auto` reads the recording once before the run (its first pass):
 /// a signal then cancels at once, with exit 130 and nothing written, rather than killing the
 /// process or waiting for the whole recording to be read.
-@Suite("daq run: a signal during the first pass")
+@Suite("daq run: a signal during the first pass", .timeLimit(.minutes(20)))
 struct FirstPassSignalTests {
     @Test func aSignalDuringTheFirstPassCancelsWithNothingWritten() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-firstpass-\(UUID().uuidString)")

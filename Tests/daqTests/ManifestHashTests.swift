@@ -4,24 +4,13 @@ import Testing
 
 /// The hashes in a `daq run` manifest, checked against coreutils' `sha256sum`: DAQCore no longer
 /// computes them itself (`ContentHash`), and what `daq` records must not change.
-@Suite("manifest hashes")
+@Suite("manifest hashes", .timeLimit(.minutes(20)))
 struct ManifestHashTests {
     /// `sha256sum` of `bytes` or of the file at `path`.
     static func sha256sum(path: String? = nil, bytes: Data? = nil) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["sha256sum"] + (path.map { [$0] } ?? [])
-        let input = Pipe()
-        let out = Pipe()
-        p.standardInput = input
-        p.standardOutput = out
-        try p.run()
-        if let bytes { try input.fileHandleForWriting.writeWithoutSIGPIPE(bytes) }
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0, "sha256sum (coreutils) is needed for this test")
-        return String(text.prefix { $0 != " " })
+        let r = try Process.runToEnd("sha256sum", path.map { [$0] } ?? [], input: bytes ?? Data(), timeout: 60)
+        try #require(r.status == 0, "sha256sum (coreutils) is needed for this test: \(r.errors)")
+        return String(r.output.prefix { $0 != " " })
     }
 
     @Test func configAndFileHashesAreSHA256() throws {

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// `daq run` with `metrics: {prometheus: …}` scraped over loopback, and its log formats.
-@Suite("metrics and logs")
+@Suite("metrics and logs", .timeLimit(.minutes(20)))
 struct ObservabilityTests {
     static func get(_ url: String) throws -> (status: Int, type: String, body: String) {
         let done = DispatchSemaphore(value: 0)

@@ -4,7 +4,7 @@ import Testing
 /// What each product of Package.swift makes a user compile, read from `swift package
 /// dump-package`: a package of plugins (DAQCore + DAQTesting) compiles no networking or
 /// crypto, and a custom `daq` (DAQKit) still gets every verb and built-in plugin.
-@Suite("package products")
+@Suite("package products", .timeLimit(.minutes(20)))
 struct PackageShapeTests {
     /// The packages a plugin author should not have to compile.
     static let heavy: Set<String> = [

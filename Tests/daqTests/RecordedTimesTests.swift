@@ -3,7 +3,7 @@ import Testing
 
 /// Times come out of the shipped pipelines as the recordings have them: a scan log's relative
 /// times without subtraction noise, a BLE capture's windows dated on the capture's clock.
-@Suite("recorded times in the shipped pipelines")
+@Suite("recorded times in the shipped pipelines", .timeLimit(.minutes(20)))
 struct RecordedTimesTests {
     static func run(_ pipeline: String) throws -> URL {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("daq-times-\(UUID().uuidString)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Reloading a running pipeline: a transform changed mid-stream, refusals, invalid files.
-@Suite("hot reload")
+@Suite("hot reload", .timeLimit(.minutes(20)))
 struct ReloadTests {
     typealias Running = ControlSocketTests.Running
 

@@ -1,8 +1,9 @@
+import DAQTesting
 import Foundation
 import Testing
 
 /// The run record with the real `daq` binary: a killed run, a disk that fills up.
-@Suite("daq run record")
+@Suite("daq run record", .timeLimit(.minutes(20)))
 struct RunRecordCLITests {
     static func temp(_ label: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-\(label)-\(UUID().uuidString)")
@@ -21,6 +22,25 @@ struct RunRecordCLITests {
         return dir.appendingPathComponent(entries[0]).path
     }
 
+    /// The items of a run's `gen.json`, `gen.jsonl` and `gen.csv` as Python's json and csv
+    /// modules read them (the CSV's header apart). Python fails on a log it cannot parse.
+    static func pythonItemCounts(_ run: String) throws -> [String: Int] {
+        let script = """
+            import csv, json, sys
+            run = sys.argv[1]
+            items = json.load(open(run + '/gen.json', encoding='utf-8'))['items']
+            text = open(run + '/gen.jsonl', encoding='utf-8').read()
+            assert text.endswith('\\n'), 'gen.jsonl: the last line is not ended'
+            lines = [json.loads(line) for line in text.split('\\n')[:-1]]
+            rows = list(csv.reader(open(run + '/gen.csv', newline='', encoding='utf-8'), strict=True))
+            assert all(len(row) == len(rows[0]) for row in rows), 'gen.csv: rows of other lengths than the header'
+            print(json.dumps({'gen.json': len(items), 'gen.jsonl': len(lines), 'gen.csv': len(rows) - 1}))
+            """
+        let r = try DAQBinary.tool(["python3", "-c", script, run], timeout: 120)
+        try #require(r.status == 0, "Python could not read the repaired logs: \(r.err)")
+        return try #require(try JSONSerialization.jsonObject(with: r.out) as? [String: Int])
+    }
+
     /// kill -9 leaves a manifest that says running: `daq inspect` tells it from a live run,
     /// `daq repair` closes the logs and marks the run interrupted, and a second repair changes nothing.
     @Test func aKilledRunIsRecognisedAndRepaired() throws {
@@ -37,32 +57,20 @@ struct RunRecordCLITests {
           jsonl: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
           csv: {type: logger.csv, inputs: [gen], directory: "\(out.path)"}
         """.write(to: pipeline, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = DAQBinary.url
-        p.arguments = [
+        let daq = try LiveProcess([
             "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
-        ]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
+        ])
         // Synchronised on the events: every logger has delivered rows to its file.
-        var seen = ""
         let wanted = ["json", "jsonl", "csv"].map { "\"event\":\"delivered\",\"component\":\"\($0)\"" }
-        while !wanted.allSatisfy(seen.contains) {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        try #require(wanted.allSatisfy(seen.contains), "\(seen.suffix(2000))")
+        try #require(daq.rawStderr(timeout: 60) { wanted.allSatisfy($0.contains) } != nil, "\(daq.stderr.suffix(2000))")
         let run = try Self.onlyEntry(out)
         let live = try DAQBinary.run(["inspect", run])
         #expect(live.status == 0 && live.out.contains(": running"), "\(live)")
         let notYet = try DAQBinary.run(["repair", run])
         #expect(notYet.status == 1 && notYet.err.contains("still writing this run; left as it is"), "\(notYet)")
 
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        kill(daq.process.processIdentifier, SIGKILL)
+        #expect(daq.finish(timeout: 60) == SIGKILL)
         #expect(try Self.json(run + "/manifest.json")["status"] as? String == "running")
 
         let inspected = try DAQBinary.run(["inspect", run])
@@ -76,12 +84,14 @@ struct RunRecordCLITests {
         #expect(manifest["endDate"] is String)
         let files = try #require(manifest["files"] as? [[String: Any]])
         #expect(Set(files.compactMap { $0["path"] as? String }) == ["gen.json", "gen.jsonl", "gen.csv"])
-        for f in files { #expect((f["samples"] as? Int ?? 0) > 0 && f["sha256"] is String, "\(f)") }
-        let log = try Self.json(run + "/gen.json")
-        #expect((log["items"] as? [Any])?.isEmpty == false)
-        for name in ["gen.jsonl", "gen.csv"] {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: run + "/" + name)).last == 0x0A, "\(name)")
+        // The repaired logs read by Python's json and csv modules, readers we did not write: each
+        // parses whole, and holds as many items as the manifest says it does.
+        let counted = try Self.pythonItemCounts(run)
+        for f in files {
+            let path = f["path"] as? String ?? ""
+            #expect(f["samples"] as? Int == counted[path] && f["sha256"] is String, "\(f), Python read \(counted)")
         }
+        #expect(counted.values.allSatisfy { $0 > 0 }, "the run had logged before it was killed: \(counted)")
 
         let before = try FileManager.default.contentsOfDirectory(atPath: run).sorted()
         let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: run + "/manifest.json"))
@@ -112,13 +122,9 @@ struct RunRecordCLITests {
             "-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path,
             "--status", "never",
         ]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+        let ran = try p.runToEnd(timeout: 120)
+        let stderr = ran.errors
+        #expect(ran.status == 1, "\(stderr)")
 
         let run = try Self.onlyEntry(out)
         let manifest = try Self.json(run + "/manifest.json")
@@ -156,13 +162,9 @@ struct RunRecordCLITests {
             "-c", "trap '' XFSZ; ulimit -f 0; exec \"$0\" \"$@\"", DAQBinary.url.path, "run", pipeline.path, "--status",
             "never",
         ]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(stderr)")
+        let ran = try p.runToEnd(timeout: 120)
+        let stderr = ran.errors
+        #expect(ran.status == 1, "\(stderr)")
         #expect(stderr.contains("cannot start the run record") && stderr.contains("File too large"), "\(stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty)
     }

@@ -16,32 +16,24 @@ enum DAQBinary {
     }
 
     /// Runs a tool on PATH (`swift`, `python3`) in the repository to completion, with `input`
-    /// on its standard input; returns exit status, stdout and stderr.
-    static func tool(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, out: Data, err: String) {
+    /// on its standard input; returns exit status, stdout and stderr. Both outputs are read at
+    /// once, and one still running after `timeout` seconds is killed and thrown as ``ChildTimeout``.
+    static func tool(
+        _ arguments: [String], input: Data? = nil, timeout: Double = 600
+    ) throws -> (status: Int32, out: Data, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = arguments
         p.currentDirectoryURL = repository
-        let stdin = Pipe()
-        let out = Pipe()
-        let err = Pipe()
-        if input != nil { p.standardInput = stdin }
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        if let input {
-            try stdin.fileHandleForWriting.writeWithoutSIGPIPE(input)
-            try stdin.fileHandleForWriting.close()
-        }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        return (p.reapExitStatus(), o, String(decoding: e, as: UTF8.self))
+        let r = try p.runToEnd(input: input, timeout: timeout)
+        return (r.status, r.stdout, r.errors)
     }
 
     /// Runs `daq` to completion; returns exit status, stdout and stderr. `unset` names variables
-    /// of this process's environment that `daq` must not see.
+    /// of this process's environment that `daq` must not see. Both outputs are read at once, and
+    /// one still running after `timeout` seconds is killed and thrown as ``ChildTimeout``.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], unset: [String] = []
+        _ arguments: [String], environment: [String: String] = [:], unset: [String] = [], timeout: Double = 300
     ) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = url
@@ -50,18 +42,12 @@ enum DAQBinary {
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter {
             !unset.contains($0.key)
         }
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        return (p.reapExitStatus(), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let r = try p.runToEnd(timeout: timeout)
+        return (r.status, r.output, r.errors)
     }
 }
 
-@Suite("daq run and signals")
+@Suite("daq run and signals", .timeLimit(.minutes(20)))
 struct SignalTests {
     @Test func sigintStopsGracefullyWithACompleteFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-signal-\(UUID().uuidString)")
@@ -128,7 +114,7 @@ struct SignalTests {
     }
 }
 
-@Suite("daq batch as a process")
+@Suite("daq batch as a process", .timeLimit(.minutes(20)))
 struct BatchProcessTests {
     @Test func exitsOneWhenARecordingFailsAndPrintsTheTable() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-batchp-\(UUID().uuidString)").path

@@ -4,7 +4,7 @@ import Testing
 /// `daq batch --shard` as a job array on a real single-node Slurm (Debian's slurm-wlm and
 /// munge on localhost, started by scripts/slurm-local.sh), with the sbatch file README shows.
 /// A cluster that cannot start fails the test with the daemons' logs, it is not skipped.
-@Suite("daq batch on Slurm")
+@Suite("daq batch on Slurm", .timeLimit(.minutes(20)))
 struct SlurmBatchTests {
     static let pipeline = DAQBinary.repository.appendingPathComponent("pipelines/activity-summary.yaml").path
     static let sbatchFile = DAQBinary.repository.appendingPathComponent("scripts/slurm/batch-array.sbatch").path

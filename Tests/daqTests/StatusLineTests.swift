@@ -3,7 +3,7 @@ import Testing
 
 /// The live status line is redrawn in place without a newline; a warning written while it shows
 /// must start on a cleared line, and the status comes back below it.
-@Suite("daq run status line")
+@Suite("daq run status line", .timeLimit(.minutes(20)))
 struct StatusLineTests {
     static let clear = "\r\u{1B}[K"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `stdin` reads NaN and infinity in CSV and JSON Lines as the `file` source does, under the
 /// same `nan:` policy, through the real `daq` process and its standard input.
-@Suite struct StdinNonFiniteTests {
+@Suite(.timeLimit(.minutes(20))) struct StdinNonFiniteTests {
     func pipeline(_ source: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "daq-stdin-nan-\(UUID().uuidString).yaml"

@@ -3,7 +3,7 @@ import Testing
 
 /// `scripts/check-threading.sh`: plugins ask their StageContext for timers, watches and
 /// blocking work; the check names every file:line that threads or blocks on its own.
-@Suite("threading check")
+@Suite("threading check", .timeLimit(.minutes(20)))
 struct ThreadingCheckTests {
     /// Runs the check over `files` (path → text) laid out in a fresh directory.
     private static func check(_ files: [String: String], allowlist: (String) -> String = { _ in "" }) throws -> (

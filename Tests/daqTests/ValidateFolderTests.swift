@@ -3,7 +3,7 @@ import Testing
 
 /// `daq validate pipelines/*.yaml` is what a user types first; on the shipped folder it must say
 /// yes, read the config tests as tests, and say which variables a run will need.
-@Suite("daq validate on a folder")
+@Suite("daq validate on a folder", .timeLimit(.minutes(20)))
 struct ValidateFolderTests {
     static func shippedFiles() throws -> [String] {
         let folder = DAQBinary.repository.appendingPathComponent("pipelines")

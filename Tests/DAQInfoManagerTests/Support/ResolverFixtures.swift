@@ -44,26 +44,15 @@ enum ResolverFixtures {
     static func daq(_ arguments: [String], environment: [String: String] = [:]) throws -> (
         status: Int32, out: String, err: String
     ) {
-        let dir = try scratch()
-        let out = dir.appendingPathComponent("out")
-        let err = dir.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ServiceProcess.builtExecutable("daq"))
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["RESOLVER_URL"] = nil
         p.environment = env.merging(environment) { $1 }
-        p.standardOutput = try FileHandle(forWritingTo: out)
-        p.standardError = try FileHandle(forWritingTo: err)
         p.standardInput = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return (
-            p.terminationStatus, try String(contentsOf: out, encoding: .utf8),
-            try String(contentsOf: err, encoding: .utf8)
-        )
+        let r = try p.runToEnd(timeout: 300)
+        return (r.status, r.output, r.errors)
     }
 
     /// Resolves `ids` (one sample each, 10 ms apart, in one file) through a pipeline whose
