@@ -39,7 +39,7 @@ struct GT3XInfo {
         stopLocal = Self.ticks(values["Stop Date"])
         downloadLocal = Self.ticks(values["Download Date"])
         utcOffset = values["TimeZone"].flatMap(Self.offset)
-        scale = number("Acceleration Scale").flatMap { $0 > 0 ? $0 : nil }
+        scale = number("Acceleration Scale").flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         if let lo = number("Acceleration Min"), let hi = number("Acceleration Max"), lo < hi { range = (lo, hi) }
     }
 
@@ -57,8 +57,11 @@ struct GT3XInfo {
             sign = s.first == "-" ? -1 : 1
             s = s.dropFirst()
         }
+        // Each part is checked before it is multiplied: `99999999999999:00` would overflow.
         let parts = s.split(separator: ":").map { Int($0) }
-        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+        guard (1...3).contains(parts.count), parts.allSatisfy({ $0.map { (0..<100).contains($0) } ?? false }) else {
+            return nil
+        }
         let p = parts.map { $0! }
         let seconds = p[0] * 3600 + (p.count > 1 ? p[1] * 60 : 0) + (p.count > 2 ? p[2] : 0)
         guard seconds <= 14 * 3600 else { return nil }

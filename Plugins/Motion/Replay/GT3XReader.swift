@@ -62,7 +62,7 @@ final class GT3XReader: RecordingReader {
                         "an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife"
                 )
             }
-            let names = zip.entries.prefix(5).map(\.name).joined(separator: ", ")
+            let names = zip.entries.prefix(5).map { PrintableText.escaped($0.name) }.joined(separator: ", ")
             throw DeviceFileError(
                 path: path,
                 reason:
@@ -100,7 +100,17 @@ final class GT3XReader: RecordingReader {
         // PARAMETERS comes first in log.bin: its rate and scale are wanted before the first sample.
         let parameters: (scale: Double?, rate: Int?) =
             try log.peek { r in r.type == 0x15 ? Self.parameters(r.payload) : nil } ?? (nil, nil)
-        guard let rate = file.rate.map({ Int($0.rounded()) }) ?? parameters.rate, rate > 0 else {
+        // info.txt's rate is text: `inf` or `1e300` must not reach `Int` unchecked. The bound is
+        // PARAMETERS' own, far above any ActiGraph's 100 Hz.
+        var infoRate: Int?
+        if let r = file.rate {
+            do throws(InputRangeError) {
+                infoRate = try Int(checked: r, "info.txt's Sample Rate", in: 1...10_000)
+            } catch {
+                throw DeviceFileError(path: path, reason: error.description)
+            }
+        }
+        guard let rate = infoRate ?? parameters.rate, rate > 0 else {
             throw DeviceFileError(path: path, reason: "neither info.txt nor a PARAMETERS record gives the sample rate")
         }
         self.rate = rate
