@@ -45,4 +45,13 @@ struct HostileInputTests {
         #expect(r.status == 1, "exit \(r.status): \(r.err)")
         #expect(r.err.contains("\(path): \(message)"), "\(r.err)")
     }
+
+    /// 10⁶ s between two records: the two seconds read, and a gap, in well under a second of work.
+    @Test func theFillBombIsTwoSecondsAndAGap() throws {
+        let r = try DAQBinary.run(["inspect", Self.fixture("fill-bomb.gt3x")])
+        #expect(r.status == 0, "exit \(r.status): \(r.err)")
+        #expect(r.out.contains("samples: 60"), "\(r.out)")
+        #expect(r.out.contains("device gaps: 1"), "\(r.out)")
+        #expect(!r.out.contains("idle-sleep spans filled"), "\(r.out)")
+    }
 }
