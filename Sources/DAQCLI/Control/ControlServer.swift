@@ -91,7 +91,21 @@ final class ControlServer: @unchecked Sendable {
                 guard UnixSocket.write(client, Array((StatsJSON.encode(run: run, pipeline: pipeline) + "\n").utf8))
                 else { return }
             case "tap":
-                tap(client, pattern: words.count > 1 ? words[1] : "*", rate: words.count > 2 ? Int(words[2]) : nil)
+                // A rate from a peer is checked here: out of range it is refused, never clamped
+                // silently, and never reaches arithmetic that could trap the run.
+                var rate: Int?
+                if words.count > 2 {
+                    rate = Int(words[2]).flatMap { TapSubscriber.rates.contains($0) ? $0 : nil }
+                    guard rate != nil else {
+                        let r = TapSubscriber.rates
+                        reply(
+                            client,
+                            "tap: MAX-RATE must be a whole number from \(r.lowerBound) to \(r.upperBound); found '\(PrintableText.escaped(words[2]))'"
+                        ) {}
+                        return
+                    }
+                }
+                tap(client, pattern: words.count > 1 ? words[1] : "*", rate: rate)
                 return
             case "pause": reply(client, nil) { run.pause() }
             case "resume": reply(client, nil) { run.resume() }
@@ -126,7 +140,8 @@ final class ControlServer: @unchecked Sendable {
         let names = run.componentNames.filter { fnmatch(pattern, $0, 0) == 0 }
         guard !names.isEmpty else {
             reply(
-                client, "no component matches '\(pattern)'; components: \(run.componentNames.joined(separator: ", "))"
+                client,
+                "no component matches '\(PrintableText.escaped(pattern))'; components: \(run.componentNames.joined(separator: ", "))"
             ) {}
             return
         }
