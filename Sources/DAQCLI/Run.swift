@@ -90,9 +90,15 @@ extension DAQCommand {
             if let duration, Seconds.parse(duration) == nil || Seconds.parse(duration)! <= 0 {
                 throw ValidationError("--duration expects a positive duration such as 60, 2.5, 500ms or 1m")
             }
+            if let duration, let seconds = Seconds.parse(duration) {
+                try OptionRange.check(seconds, "--duration", in: OptionRange.duration)
+            }
             if let maxSamples, maxSamples < 1 { throw ValidationError("--max-samples must be at least 1") }
+            if let maxSamples { try OptionRange.check(maxSamples, "--max-samples", in: OptionRange.samples) }
             if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+            try OptionRange.check(batchSize, "--batch-size", in: OptionRange.batchSize)
             if flushInterval < 0 { throw ValidationError("--flush-interval must be 0 or more") }
+            try OptionRange.check(flushInterval, "--flush-interval", in: OptionRange.flushInterval)
             for (flag, key) in [("--trigger", trigger), ("--cancel-key", cancelKey)] {
                 if let key, KeyTriggers.byte(key) == nil {
                     throw ValidationError("\(flag) expects one character, space, tab or enter; found '\(key)'")

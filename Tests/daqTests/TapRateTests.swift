@@ -47,7 +47,10 @@ struct TapRateTests {
 
     @Test func aHugeRateIsRefusedAndTheRunGoesOn() throws {
         let p = try ControlSocketTests.Running()
-        // A peer (socat, or a daq tap of another version) is answered by the run itself.
+        let cli = try DAQBinary.run(["tap", p.name, "--max-rate", "9223372036854775807"])
+        #expect(cli.status == 64, "\(cli.err)")
+        #expect(cli.err.contains("--max-rate must be from 1 to 1000000; found 9223372036854775807"), "\(cli.err)")
+        // A peer that skips the CLI's check is answered by the run itself.
         for rate in ["9223372036854775807", "99999999999999999999999", "0", "-5", "1e400"] {
             let answer = try Self.ask(p.socket, "tap * \(rate)")
             #expect(
