@@ -19,6 +19,10 @@ enum OptionRange {
     static let tapRate = TapSubscriber.rates
     /// `daq top --interval`: a table a minute at the slowest.
     static let interval = 0.05...60.0
+    /// `daq resolver serve --port`: 0 takes a free one.
+    static let port = 0...65_535
+    /// `daq resolver serve --idle-timeout`, seconds.
+    static let idleTimeout = 0.1...3_600.0
     /// `daq resolve --timeout`.
     static let timeout = 0.001...3_600.0
 
