@@ -17,11 +17,11 @@ enum OptionRange {
     static let jobs = 1...256
     /// `daq tap --max-rate`, as the control socket takes it.
     static let tapRate = TapSubscriber.rates
-    /// `daq top --interval`: a table a minute at the slowest.
+    /// `daq top --interval`: below the control socket's idle timeout, which would close its connection.
     static let interval = 0.05...60.0
     /// `daq resolver serve --port`: 0 takes a free one.
     static let port = 0...65_535
-    /// `daq resolver serve --idle-timeout`, seconds.
+    /// `daq resolver serve --idle-timeout` and `daq run --control-idle-timeout`, seconds.
     static let idleTimeout = 0.1...3_600.0
     /// `daq resolve --timeout`.
     static let timeout = 0.001...3_600.0
