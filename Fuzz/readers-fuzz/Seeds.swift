@@ -1,5 +1,6 @@
 // Small valid inputs of every target, written by the DAQTesting writers the tests use, so the
-// fuzzer starts from files that get past every header.
+// fuzzer starts from files that get past every header. scripts/fuzz-readers.sh adds the hostile
+// files of Tests/Fixtures/hostile (forged zip64 records, info.txt numbers, fill bombs).
 import DAQTesting
 import Foundation
 
@@ -11,6 +12,15 @@ func writeSeeds(to dir: String) throws {
     var gt3x = GT3XWriter()
     gt3x.seconds = 2
     try gt3x.write(to: dir + "/seed.gt3x")
+    // The zip64 end records, so mutations reach their 64-bit counts, sizes and offsets.
+    gt3x.zip64 = true
+    try gt3x.write(to: dir + "/seed-zip64.gt3x")
+    // info.txt's numbers, idle sleep and lost seconds: the fill and its bound.
+    gt3x.zip64 = false
+    gt3x.seconds = 6
+    gt3x.idleSleep = [2..<4]
+    gt3x.missing = [5]
+    try gt3x.write(to: dir + "/seed-sleep.gt3x")
     var gene = GENEActivWriter()
     gene.frequency = 10
     try gene.write(to: dir + "/seed.bin", pages: 2) { GENEActivWriter.RawSample(x: $0, y: -$0, z: 100) }

@@ -17,15 +17,20 @@ public final class ReferenceServer: Sendable {
     public let path: String
     private let token: String?
     private let data: Mutex<ElementFile>
+    /// How long a connection may sit without a request (or with half of one) before it is closed.
+    public let idleTimeout: Duration
 
     /// Reads the elements file.
     /// - Parameters:
     ///   - path: The YAML or JSON elements file.
     ///   - token: When set, every request must carry `Authorization: Bearer <token>`.
+    ///   - idleTimeout: How long a connection may be idle, or half-sent, before it is closed:
+    ///     a client that opens connections and sends nothing does not hold them for long.
     /// - Throws: ``ConfigError`` with every problem of the file.
-    public init(path: String, token: String? = nil) throws(ConfigError) {
+    public init(path: String, token: String? = nil, idleTimeout: Duration = .seconds(15)) throws(ConfigError) {
         self.path = path
         self.token = token
+        self.idleTimeout = idleTimeout
         data = Mutex(try ElementFile(path: path))
     }
 
@@ -78,8 +83,11 @@ public final class ReferenceServer: Sendable {
             response.headers[.allow] = "GET"
             return response
         }
+        let (seconds, attoseconds) = idleTimeout.components
+        let idleMilliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         return Application(
             responder: responder,
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(idleMilliseconds))),
             configuration: .init(address: .hostname(host, port: port), serverName: "daq-resolver"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
@@ -88,7 +96,7 @@ public final class ReferenceServer: Sendable {
     private func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/v1/elements/:id") { [self] request, context -> Response in
-            if let denied = self.deny(request) { return denied }
+            if let denied = self.deny(request, logger: context.logger) { return denied }
             // The router hands the segment over still percent-encoded, so `/` in an id survives.
             guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding else {
                 return Self.json(.badRequest, ["error": "the id is not valid percent-encoded UTF-8"])
@@ -104,8 +112,8 @@ public final class ReferenceServer: Sendable {
             }
             return Self.json(.ok, answer)
         }
-        router.get("/v1/news") { [self] request, _ -> Response in
-            if let denied = self.deny(request) { return denied }
+        router.get("/v1/news") { [self] request, context -> Response in
+            if let denied = self.deny(request, logger: context.logger) { return denied }
             let languages = LanguagePriority.parse(request.uri.queryParameters.get("lang"))
             guard let news = self.data.withLock({ $0.news(languages: languages) }) else {
                 return Self.json(.notFound, ["error": "no news"])
@@ -125,13 +133,28 @@ public final class ReferenceServer: Sendable {
         return !id.isEmpty && !id.contains("/")
     }
 
-    /// A 401 when a token is required and the request does not carry it.
-    private func deny(_ request: Request) -> Response? {
+    /// A 401 when a token is required and the request does not carry it; logged, without what
+    /// the request carried. The comparison takes as long whatever matches: a client cannot find
+    /// the token a byte at a time by timing the answers.
+    private func deny(_ request: Request, logger: Logger) -> Response? {
         guard let token else { return nil }
-        if request.headers[.authorization] == "Bearer \(token)" { return nil }
+        let sent = request.headers[.authorization] ?? ""
+        if Self.sameBytes(Array(sent.utf8), Array("Bearer \(token)".utf8)) { return nil }
+        logger.warning(
+            "refused \(request.method) \(PrintableText.escaped(request.uri.path)): \(sent.isEmpty ? "no" : "a wrong") bearer token"
+        )
         var response = Self.json(.unauthorized, ["error": "a bearer token is required"])
         response.headers[.wwwAuthenticate] = "Bearer"
         return response
+    }
+
+    /// Whether `a` and `b` are equal, in a time that depends on their lengths only.
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for i in 0..<max(a.count, b.count) {
+            difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+        }
+        return difference == 0 && a.count == b.count
     }
 
     private static func json(_ status: HTTPResponse.Status, _ body: some Encodable) -> Response {

@@ -73,6 +73,7 @@ extension DAQCommand {
 
         func validate() throws {
             if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+            try OptionRange.check(jobs, "--jobs", in: OptionRange.jobs)
             if let shard, BatchPlan.parseShard(shard) == nil {
                 throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, e.g. 3/8; found '\(shard)'")
             }

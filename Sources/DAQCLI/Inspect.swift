@@ -52,10 +52,14 @@ extension DAQCommand {
                 report = try RecordingInspector(config: config, path: recording).inspect(
                     plotWidth: plot == nil ? 0 : 1200)
             } catch {
-                printError("daq: \(error)")
+                printError("daq: \(PrintableText.line("\(error)"))")
                 throw ExitStatus.runtimeFailure
             }
-            print(report.text)
+            // The report quotes the file (device, serial, its notes): escaped line by line.
+            print(
+                report.text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                    PrintableText.line(String($0))
+                }.joined(separator: "\n"))
             if let plot {
                 do {
                     try report.svg().write(toFile: plot, atomically: true, encoding: .utf8)
@@ -77,7 +81,7 @@ extension DAQCommand {
             do {
                 table = try EpochTable(path: recording, metric: metric, zone: zone)
             } catch {
-                printError("daq: \(error)")
+                printError("daq: \(PrintableText.line("\(error)"))")
                 throw ExitStatus.runtimeFailure
             }
             print(table.text)

@@ -101,6 +101,7 @@ struct ServiceOptions: ParsableArguments {
             token = value
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 s") }
+        try OptionRange.check(timeout, "--timeout", in: OptionRange.timeout)
         do {
             return try InfoManagerService(
                 url: url, inputType: inputType, languages: LanguagePriority.parse(languages), token: token,

@@ -60,10 +60,18 @@ extension DAQCommand.Resolver {
         @Option(help: "The port; 0 takes a free one (printed on start).")
         var port = 8080
 
+        @Option(help: "Seconds a connection may stay idle, or half-sent, before it is closed.")
+        var idleTimeout = 15.0
+
         @Option(
             name: .customLong("token-env"),
             help: "Require `Authorization: Bearer` with the token in this environment variable.")
         var tokenEnv: String?
+
+        func validate() throws {
+            try OptionRange.check(port, "--port", in: OptionRange.port)
+            try OptionRange.check(idleTimeout, "--idle-timeout", in: OptionRange.idleTimeout)
+        }
 
         func run() throws {
             var token: String?
@@ -75,7 +83,8 @@ extension DAQCommand.Resolver {
             }
             let server: ReferenceServer
             do {
-                server = try ReferenceServer(path: data, token: token)
+                server = try ReferenceServer(
+                    path: data, token: token, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
             } catch {
                 for d in error.diagnostics { printError(d.description) }
                 throw ExitStatus.invalidConfiguration

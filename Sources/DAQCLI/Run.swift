@@ -74,6 +74,11 @@ extension DAQCommand {
         @Flag(help: "Open no control socket ('daq tap', 'daq top' and 'daq control' attach to it).")
         var noControl = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Seconds a control-socket client may be silent while a command is awaited.", visibility: .hidden))
+        var controlIdleTimeout = 120.0
+
         @Flag(
             help: ArgumentHelp(
                 "Apply the file again whenever it changes (SIGHUP and 'daq control RUN reload' always do).",
@@ -90,9 +95,16 @@ extension DAQCommand {
             if let duration, Seconds.parse(duration) == nil || Seconds.parse(duration)! <= 0 {
                 throw ValidationError("--duration expects a positive duration such as 60, 2.5, 500ms or 1m")
             }
+            if let duration, let seconds = Seconds.parse(duration) {
+                try OptionRange.check(seconds, "--duration", in: OptionRange.duration)
+            }
             if let maxSamples, maxSamples < 1 { throw ValidationError("--max-samples must be at least 1") }
+            if let maxSamples { try OptionRange.check(maxSamples, "--max-samples", in: OptionRange.samples) }
             if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+            try OptionRange.check(batchSize, "--batch-size", in: OptionRange.batchSize)
             if flushInterval < 0 { throw ValidationError("--flush-interval must be 0 or more") }
+            try OptionRange.check(flushInterval, "--flush-interval", in: OptionRange.flushInterval)
+            try OptionRange.check(controlIdleTimeout, "--control-idle-timeout", in: OptionRange.idleTimeout)
             for (flag, key) in [("--trigger", trigger), ("--cancel-key", cancelKey)] {
                 if let key, KeyTriggers.byte(key) == nil {
                     throw ValidationError("\(flag) expects one character, space, tab or enter; found '\(key)'")
@@ -162,7 +174,9 @@ extension DAQCommand {
             var control: ControlServer?
             if !noControl {
                 do {
-                    control = try ControlServer(run: run, pipeline: spec.name) { reloader.reloadNow() }
+                    control = try ControlServer(run: run, pipeline: spec.name, idleTimeout: controlIdleTimeout) {
+                        reloader.reloadNow()
+                    }
                     control?.linkRunDirectories(run.recorder.directories)
                     logger.info("control socket: \(control!.path) (daq tap, top and control attach to it)")
                 } catch {

@@ -9,7 +9,7 @@ enum RunSummary {
         let errors = result.stages.reduce(0) { $0 + $1.errors }
         let state = result.state == .finished && errors > 0 ? "finished with \(errors) error(s)" : result.state.rawValue
         var lines = ["\(pipeline): \(state) in \(String(format: "%.2f", seconds)) s"]
-        if let failure = result.failureLine { lines.append("  failure: \(failure)") }
+        if let failure = result.failureLine { lines.append("  failure: \(PrintableText.line(failure))") }
         for problem in result.recordProblems { lines.append("  record: \(problem)") }
         // Queued and spooled columns only when a sink has some, so other runs read as before;
         // with them, sent = delivered + failed + queued for every sink.

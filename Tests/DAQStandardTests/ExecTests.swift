@@ -171,10 +171,10 @@ struct ExecTests {
         #expect((out.result.failure ?? "").contains(message), "\(out.result.failure ?? "")")
     }
 
+    /// Looked up as execvp does, so a missing program fails the start, named, before any sample.
     @Test func aMissingProgramIsNamed() throws {
-        let out = try Self.transform("command: [daq-no-such-program]", count: 5)
-        #expect(out.result.state == .failed)
-        let failure = out.result.failure ?? ""
-        #expect(failure.contains("exited with status 127") && failure.contains("daq-no-such-program"), "\(failure)")
+        let error = #expect(throws: (any Error).self) { try Self.transform("command: [daq-no-such-program]", count: 5) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("program 'daq-no-such-program' is not an executable file on PATH"), "\(text)")
     }
 }

@@ -39,18 +39,21 @@ struct StandardKeysTests {
             yaml: """
                 command: [cat, -u]
                 env: {A: b}
+                clear_environment: true
                 cwd: /tmp
                 timeout: 5s
                 on_failure: restart
                 restart_delay: 2s
                 max_restarts: 3
+                stop_timeout: 1s
                 max_line: 2048
                 config: {k: 1}
                 """)
         #expect(exec.command == ["cat", "-u"] && exec.env == ["A": "b"] && exec.cwd == "/tmp")
         #expect(exec.timeout == Seconds(5) && exec.onFailure == .restart && exec.restartDelay == Seconds(2))
         #expect(exec.maxRestarts == 3 && exec.maxLine == 2048 && exec.config.value == .object(["k": .int(1)]))
-        for keys in [ExecSource.configKeys, ExecTransform.configKeys, ExecSink.configKeys] { #expect(keys.count == 9) }
+        #expect(exec.clearEnvironment && exec.stopTimeout == Seconds(1))
+        for keys in [ExecSource.configKeys, ExecTransform.configKeys, ExecSink.configKeys] { #expect(keys.count == 11) }
         let timeout = ExecSink.configKeys.first { $0.name == "timeout" }
         #expect(timeout?.defaultValue == "30 s (none for sources)")
     }

@@ -11,6 +11,8 @@ struct GT3XInfo {
     /// Device local time of the start, seconds since 1970 as if it were UTC.
     var startLocal: Double?
     var stopLocal: Double?
+    /// Device local time of the last sample, when info.txt gives it (`Last Sample Time`).
+    var lastSampleLocal: Double?
     var downloadLocal: Double?
     /// Seconds the device's zone is ahead of UTC, when info.txt names one.
     var utcOffset: Int?
@@ -37,9 +39,10 @@ struct GT3XInfo {
         rate = number("Sample Rate").flatMap { $0 > 0 ? $0 : nil }
         startLocal = Self.ticks(values["Start Date"])
         stopLocal = Self.ticks(values["Stop Date"])
+        lastSampleLocal = Self.ticks(values["Last Sample Time"])
         downloadLocal = Self.ticks(values["Download Date"])
         utcOffset = values["TimeZone"].flatMap(Self.offset)
-        scale = number("Acceleration Scale").flatMap { $0 > 0 ? $0 : nil }
+        scale = number("Acceleration Scale").flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         if let lo = number("Acceleration Min"), let hi = number("Acceleration Max"), lo < hi { range = (lo, hi) }
     }
 
@@ -57,13 +60,20 @@ struct GT3XInfo {
             sign = s.first == "-" ? -1 : 1
             s = s.dropFirst()
         }
+        // Each part is checked before it is multiplied: `99999999999999:00` would overflow.
         let parts = s.split(separator: ":").map { Int($0) }
-        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
+        guard (1...3).contains(parts.count), parts.allSatisfy({ $0.map { (0..<100).contains($0) } ?? false }) else {
+            return nil
+        }
         let p = parts.map { $0! }
         let seconds = p[0] * 3600 + (p.count > 1 ? p[1] * 60 : 0) + (p.count > 2 ? p[2] : 0)
         guard seconds <= 14 * 3600 else { return nil }
         return sign * seconds
     }
+
+    /// The device's last second as info.txt gives it, local time: the last sample, else the
+    /// stop, else the download.
+    var endLocal: Double? { lastSampleLocal ?? stopLocal ?? downloadLocal }
 
     /// The scale the serial number implies, per the format's specification: 341 counts/g for
     /// the ±6 g GT3X+ and wGT3X+ (NEO, CLE, MRA), 256 for the ±8 g wGT3X-BT family (MOS).

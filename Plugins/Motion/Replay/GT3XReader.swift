@@ -8,8 +8,9 @@ import Foundation
 /// Samples come from ACTIVITY (12-bit, Y X Z) and ACTIVITY2 (int16, X Y Z) records, one second
 /// each, at `t + i / rate`; the scale is PARAMETERS' ACCEL_SCALE, else info.txt's, else the
 /// serial number's. Seconds the device slept through (idle sleep) or lost are filled with the
-/// last sample, as ActiLife does, and flagged. Times are device local time turned into UTC
-/// with info.txt's zone or `time_zone:`.
+/// last sample, as ActiLife does, and flagged, as far as ``GT3XFillBound`` allows: a longer jump
+/// is a reported gap, so a file never comes out larger than its own info.txt says it can.
+/// Times are device local time turned into UTC with info.txt's zone or `time_zone:`.
 final class GT3XReader: RecordingReader {
     private let path: String
     private let log: GT3XLog
@@ -35,6 +36,8 @@ final class GT3XReader: RecordingReader {
     /// gap, not a second the device slept through.
     private var afterCorrupt = false
     private var finished = false
+    /// Which jumps are filled and which are gaps.
+    private var fillBound: GT3XFillBound
 
     /// Whether `path` is a zip that is (or claims to be) a .gt3x: it holds `info.txt`, or is named so.
     static func matches(path: String) -> Bool {
@@ -62,7 +65,7 @@ final class GT3XReader: RecordingReader {
                         "an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife"
                 )
             }
-            let names = zip.entries.prefix(5).map(\.name).joined(separator: ", ")
+            let names = zip.entries.prefix(5).map { PrintableText.escaped($0.name) }.joined(separator: ", ")
             throw DeviceFileError(
                 path: path,
                 reason:
@@ -100,10 +103,21 @@ final class GT3XReader: RecordingReader {
         // PARAMETERS comes first in log.bin: its rate and scale are wanted before the first sample.
         let parameters: (scale: Double?, rate: Int?) =
             try log.peek { r in r.type == 0x15 ? Self.parameters(r.payload) : nil } ?? (nil, nil)
-        guard let rate = file.rate.map({ Int($0.rounded()) }) ?? parameters.rate, rate > 0 else {
+        // info.txt's rate is text: `inf` or `1e300` must not reach `Int` unchecked. The bound is
+        // PARAMETERS' own, far above any ActiGraph's 100 Hz.
+        var infoRate: Int?
+        if let r = file.rate {
+            do throws(InputRangeError) {
+                infoRate = try Int(checked: r, "info.txt's Sample Rate", in: 1...10_000)
+            } catch {
+                throw DeviceFileError(path: path, reason: error.description)
+            }
+        }
+        guard let rate = infoRate ?? parameters.rate, rate > 0 else {
             throw DeviceFileError(path: path, reason: "neither info.txt nor a PARAMETERS record gives the sample rate")
         }
         self.rate = rate
+        fillBound = GT3XFillBound(endLocal: file.endLocal)
         recording.nominalRate = Double(rate)
         if let s = parameters.scale {
             scale = s
@@ -183,7 +197,7 @@ final class GT3XReader: RecordingReader {
                 finished = true
                 if idleSince != nil, let e = expected, latest > e {
                     // Asleep to the end: filled up to the last record's second, as pygt3x does.
-                    startFill(from: e, until: latest, number: log.number)
+                    startFill(from: e, until: latest, number: log.number, asleep: true)
                 }
             }
         }
@@ -200,12 +214,12 @@ final class GT3XReader: RecordingReader {
             let packed = r.type == 0x00
             let count = packed ? r.payload.count * 8 / 36 : r.payload.count / 6
             guard count > 0 else { return }
+            fillBound.record(at: t)
             if let e = expected, t > e {
                 if afterCorrupt && idleSince == nil {
-                    let from = Double(clock.utc(e))
-                    recording.findings.gaps.append((from, Double(clock.utc(t)) - from))
+                    gap(from: e, until: t)
                 } else {
-                    startFill(from: e, until: t, number: r.number)
+                    startFill(from: e, until: t, number: r.number, asleep: idleSince != nil)
                 }
             }
             expected = max(expected ?? t, t + 1)
@@ -217,9 +231,10 @@ final class GT3XReader: RecordingReader {
                 idleSince = t
             } else if r.payload[0] == 0x09 {
                 // Awake again: the seconds slept through are filled now, as pygt3x does too.
+                let asleep = idleSince != nil
                 idleSince = nil
                 if let e = expected, t > e {
-                    startFill(from: e, until: t, number: r.number)
+                    startFill(from: e, until: t, number: r.number, asleep: asleep)
                     expected = t
                 }
             }
@@ -229,10 +244,21 @@ final class GT3XReader: RecordingReader {
         }
     }
 
-    private func startFill(from: Int64, until: Int64, number: Int) {
+    /// Fills `from..<until` with the last sample when the device could have slept (or lost)
+    /// that long; a longer jump is a gap (``GT3XFillBound``).
+    private func startFill(from: Int64, until: Int64, number: Int, asleep: Bool) {
         guard last != nil, until > from else { return }
+        guard fillBound.fills(from: from, until: until, asleep: asleep) else {
+            gap(from: from, until: until)
+            return
+        }
         fill = (from, 0, until, number)
         recording.findings.filled.append((Double(clock.utc(from)), Double(clock.utc(until))))
+    }
+
+    private func gap(from: Int64, until: Int64) {
+        let start = Double(clock.utc(from))
+        recording.findings.gaps.append((start, Double(clock.utc(until)) - start))
     }
 
     private func emitFill(into rows: inout RowBuffer, upTo target: Int) {

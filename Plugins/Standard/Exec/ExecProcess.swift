@@ -6,8 +6,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// One start of an `exec` component's program: spawned through `/usr/bin/env` (so `command[0]`
-/// is found on PATH), fed on stdin, read line by line from stdout, its stderr passed to the log.
+/// One start of an `exec` component's program: `command[0]` executed directly (``ExecLaunch``),
+/// fed on stdin, read line by line from stdout, its stderr passed to the log. It leads a process
+/// group of its own, so whatever it starts is stopped with it (``terminate(grace:done:)``).
 ///
 /// All three pipes are non-blocking and watched through the stage's context
 /// (``StageContext/watch(fileDescriptor:for:closesDescriptor:_:)``), so no thread of its own
@@ -65,15 +66,14 @@ final class ExecProcess {
     var onMessage: (ExecProtocol.Message) -> Void = { _ in }
     /// Called once, on the stage's queue, when the program is done.
     var onEnd: (End) -> Void = { _ in }
+    /// While a stop waits for the program's process group to go: what to call once it has.
+    private var terminating: (() -> Void)?
     /// Whether output is handed over as it comes (transforms, sinks) or only when asked (sources).
     var readsOnItsOwn = true
 
     init(settings: ExecSettings, context: StageContext, baseDirectory: String) {
         self.context = context
         self.settings = settings
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = settings.command
-        process.environment = ProcessInfo.processInfo.environment.merging(settings.env) { $1 }
         if !settings.cwd.isEmpty { process.currentDirectoryURL = URL(fileURLWithPath: settings.cwd) }
         process.standardInput = input
         process.standardOutput = output
@@ -97,6 +97,11 @@ final class ExecProcess {
             exitBox.value.withLock { $0 = (p.terminationReason, p.terminationStatus) }
             context.perform { me.value?.exited() }
         }
+        let launch = try ExecLaunch(
+            settings: settings, inherited: ProcessInfo.processInfo.environment, secrets: SecretVariables.all)
+        process.executableURL = URL(fileURLWithPath: launch.executable)
+        process.arguments = launch.arguments
+        process.environment = launch.environment
         try process.run()
         // daq's ends are its own from here: closing stdin is the program's end of input.
         let inFD = Self.takeOver(input.fileHandleForWriting)
@@ -298,6 +303,14 @@ final class ExecProcess {
     // MARK: the end
 
     private func exited() {
+        if let done = terminating {
+            // Stopping: done once no child of its group is left either; else the grace timer ends them.
+            if kill(-pid, 0) != 0 {
+                terminating = nil
+                done()
+            }
+            return
+        }
         // What it wrote before exiting may still be in the pipe.
         if readsOnItsOwn { readOutput() }
         finishIfDone()
@@ -338,11 +351,40 @@ final class ExecProcess {
         if !ended { fail("did not exit within \(timeout) s of the end of its input") }
     }
 
-    /// Ends this start of the program: kills it if it still runs and reports `reason`.
+    /// Ends this start of the program: kills it, and what it started, and reports `reason`.
     func fail(_ reason: String) {
         guard !ended else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        signalGroup(SIGKILL)
         end(.failed(reason))
+    }
+
+    /// Stops the program as a supervisor does, at the end of a run: SIGTERM to its process group
+    /// (the program and every child it started), SIGKILL to what is left of the group after
+    /// `grace` seconds; then `done`, on the stage's queue. Its output is no longer read.
+    func terminate(grace: Double, done: @escaping () -> Void) {
+        guard !ended, pid > 0 else { return done() }
+        ended = true
+        for watch in [stdin.withLock { $0.watch }, outWatch, errWatch] { watch?.cancel() }
+        outWatch = nil
+        errWatch = nil
+        reader = nil
+        guard kill(-pid, 0) == 0 || process.isRunning else { return done() }
+        terminating = done
+        signalGroup(SIGTERM)
+        let me = QueueConfined(self)
+        context.after(.seconds(grace)) {
+            guard let p = me.value, let done = p.terminating else { return }
+            p.signalGroup(SIGKILL)
+            p.terminating = nil
+            done()
+        }
+    }
+
+    /// Sends `signal` to the program's process group, which it leads (Foundation spawns it with
+    /// a group of its own), or to the program alone when there is none.
+    private func signalGroup(_ signal: Int32) {
+        guard pid > 0 else { return }
+        if kill(-pid, signal) != 0 && process.isRunning { kill(pid, signal) }
     }
 
     private func end(_ how: End) {
@@ -360,7 +402,7 @@ final class ExecProcess {
     /// The reason with the program's last stderr lines, for an error message.
     func describe(_ reason: String) -> String {
         let tail = stderrTail.isEmpty ? "" : "; its stderr ended with:\n  " + stderrTail.joined(separator: "\n  ")
-        return "program \(process.arguments?.first ?? "?") (pid \(pid)) \(reason)\(tail)"
+        return "program \(settings.command[0]) (pid \(pid)) \(reason)\(tail)"
     }
 
     private static let origin = ContinuousClock.now

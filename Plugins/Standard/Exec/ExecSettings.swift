@@ -15,8 +15,13 @@ public struct ExecSettings: PluginConfiguration {
     /// How long a transform's or sink's program may stay silent while owing output, unless `timeout` says.
     static let hangTimeout = Seconds(30)
 
-    @Setting(required: "The program and its arguments, found on PATH: [python3, scale.py].") var command: [String]
-    @Setting("Environment variables added for the program.") var env: [String: String] = [:]
+    @Setting(required: "The program and its arguments, executed directly (found on PATH): [python3, scale.py].")
+    var command: [String]
+    @Setting(
+        "Environment variables set for the program; the only way to pass one that a *_env key of the pipeline names (a secret)."
+    )
+    var env: [String: String] = [:]
+    @Setting("Start the program with env: alone, nothing of daq's environment.") var clearEnvironment = false
     @Setting("Working directory of the program (relative to where daq runs).") var cwd = ""
     @Setting(
         whenUnset: "\(ExecSettings.hangTimeout.configText ?? "") (none for sources)",
@@ -25,6 +30,8 @@ public struct ExecSettings: PluginConfiguration {
     @Setting("What a program that exits, hangs or writes a bad line gets.") var onFailure = ExecFailurePolicy.fail
     @Setting("Wait before the first restart; doubled each time up to 30 s.") var restartDelay = Seconds(0.5)
     @Setting("Restarts allowed before the stage fails.") var maxRestarts = 5
+    @Setting("At a stop, how long the program and its children get after SIGTERM before SIGKILL.")
+    var stopTimeout = Seconds(5)
     @Setting(type: "int (bytes)", "A line from the program longer than this is an error.") var maxLine = 16 << 20
     @Setting("Passed to the program in the hello line, as JSON.") var config = AnyValue(value: .null)
 
@@ -37,6 +44,9 @@ public struct ExecSettings: PluginConfiguration {
         if let timeout, !(timeout.value > 0) { throw $timeout.issue("must be more than 0 s") }
         if !(restartDelay.value >= 0) { throw $restartDelay.issue("must be 0 s or more") }
         if maxRestarts < 0 { throw $maxRestarts.issue("must be 0 or more") }
+        if !(stopTimeout.value >= 0 && stopTimeout.value <= 3600) {
+            throw $stopTimeout.issue("must be from 0 to 3600 s")
+        }
         if maxLine < 1024 { throw $maxLine.issue("must be at least 1024 bytes") }
     }
 }

@@ -16,6 +16,8 @@ final class ExecSupervisor {
     private var delay: Double
     private var watchdog: StageTask?
     private var restartTimer: StageTask?
+    /// The program a stop is ending, until it and its process group are gone.
+    private var retiring: ExecProcess?
     /// Set once the stage has failed or the program has finished for good.
     private(set) var done = false
     /// The failure that ended the stage, for a plugin that reports it from `read`.
@@ -117,15 +119,26 @@ final class ExecSupervisor {
         p.fail("wrote nothing for \(timeout) s while owing output (hung?)")
     }
 
-    /// Stops watching and ends the program (at the end of the run).
+    /// Stops watching and ends the program (at the end of the run): SIGTERM to it and its
+    /// children, SIGKILL after `stop_timeout`; the stage ends once they are gone. Called from a
+    /// source's `stop` or a consumer's `finish`, where the end may complete later.
     func stop() {
         done = true
         stopWatchdog()
         // Let go of the program before ending it: the end this causes is the stop asked for,
         // not a failure of the program to report (a source stopped while its program runs).
-        let stopping = process
+        guard let stopping = process else { return }
         process = nil
-        stopping?.fail("stopped")
+        // Kept until its group is gone: the exit and the grace timer find it only through weak
+        // references.
+        retiring = stopping
+        let grace = settings.stopTimeout.value
+        // The stage waits a second past the grace for the SIGKILL's reaping, never longer.
+        let end = context.completeEndLater(waitingAtMost: .seconds(grace + 1))
+        stopping.terminate(grace: grace) { [weak self] in
+            self?.retiring = nil
+            end.succeed()
+        }
     }
 
     private func stopWatchdog() {

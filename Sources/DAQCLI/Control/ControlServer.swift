@@ -18,7 +18,10 @@ import Synchronization
 /// | `reload` | applies the pipeline file again, or says why not |
 ///
 /// One thread accepts and one serves each client, with blocking I/O: clients are few, and no
-/// pipeline queue ever runs control-socket code except the tap's enqueue.
+/// pipeline queue ever runs control-socket code except the tap's enqueue. So that a local
+/// process cannot pile up threads, at most ``maxClients`` are served at once (the next is told
+/// so and closed), and a client silent for ``idleTimeout`` seconds between commands, or in the
+/// middle of one, is let go; a tap, which only reads, is exempt.
 final class ControlServer: @unchecked Sendable {
     let path: String
     private let fd: Int32
@@ -26,14 +29,21 @@ final class ControlServer: @unchecked Sendable {
     private let pipeline: String
     private let hub: TapHub
     private let clients = Mutex<Set<Int32>>([])
+    /// Clients served at once: `daq top`, `tap` and `control` are a handful.
+    static let maxClients = 64
+    /// Seconds a client may be silent while a command is awaited.
+    let idleTimeout: Double
     private var links: [String] = []
     private let stopped = Atomic<Bool>(false)
     /// Applies the pipeline file again; `nil` when it was applied, else why not.
     private let reload: @Sendable () -> String?
 
     /// Listens at this process's socket path and starts accepting.
-    init(run: PipelineRun, pipeline: String, reload: @escaping @Sendable () -> String?) throws {
+    init(
+        run: PipelineRun, pipeline: String, idleTimeout: Double = 120, reload: @escaping @Sendable () -> String?
+    ) throws {
         self.run = run
+        self.idleTimeout = idleTimeout
         self.pipeline = pipeline
         self.reload = reload
         path = try ControlSockets.path(pipeline: pipeline)
@@ -70,7 +80,18 @@ final class ControlServer: @unchecked Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            clients.withLock { _ = $0.insert(client) }
+            let admitted = clients.withLock { set -> Bool in
+                guard set.count < Self.maxClients else { return false }
+                set.insert(client)
+                return true
+            }
+            guard admitted else {
+                UnixSocket.write(
+                    client, Array("{\"ok\":false,\"error\":\"too many clients (\(Self.maxClients))\"}\n".utf8))
+                close(client)
+                continue
+            }
+            Self.setReceiveTimeout(client, seconds: idleTimeout)
             let t = Thread { [self] in
                 serve(client)
                 clients.withLock { _ = $0.remove(client) }
@@ -91,7 +112,21 @@ final class ControlServer: @unchecked Sendable {
                 guard UnixSocket.write(client, Array((StatsJSON.encode(run: run, pipeline: pipeline) + "\n").utf8))
                 else { return }
             case "tap":
-                tap(client, pattern: words.count > 1 ? words[1] : "*", rate: words.count > 2 ? Int(words[2]) : nil)
+                // A rate from a peer is checked here: out of range it is refused, never clamped
+                // silently, and never reaches arithmetic that could trap the run.
+                var rate: Int?
+                if words.count > 2 {
+                    rate = Int(words[2]).flatMap { TapSubscriber.rates.contains($0) ? $0 : nil }
+                    guard rate != nil else {
+                        let r = TapSubscriber.rates
+                        reply(
+                            client,
+                            "tap: MAX-RATE must be a whole number from \(r.lowerBound) to \(r.upperBound); found '\(PrintableText.escaped(words[2]))'"
+                        ) {}
+                        return
+                    }
+                }
+                tap(client, pattern: words.count > 1 ? words[1] : "*", rate: rate)
                 return
             case "pause": reply(client, nil) { run.pause() }
             case "resume": reply(client, nil) { run.resume() }
@@ -110,6 +145,12 @@ final class ControlServer: @unchecked Sendable {
         }
     }
 
+    /// Makes a blocking `recv` on `fd` give up after `seconds` (0: never).
+    private static func setReceiveTimeout(_ fd: Int32, seconds: Double) {
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     private func reply(_ client: Int32, _ refusal: String?, _ action: () -> Void) {
         if let refusal {
             var out: [UInt8] = Array(#"{"ok":false,"error":"#.utf8)
@@ -126,7 +167,8 @@ final class ControlServer: @unchecked Sendable {
         let names = run.componentNames.filter { fnmatch(pattern, $0, 0) == 0 }
         guard !names.isEmpty else {
             reply(
-                client, "no component matches '\(pattern)'; components: \(run.componentNames.joined(separator: ", "))"
+                client,
+                "no component matches '\(PrintableText.escaped(pattern))'; components: \(run.componentNames.joined(separator: ", "))"
             ) {}
             return
         }
@@ -140,6 +182,8 @@ final class ControlServer: @unchecked Sendable {
         }
         header.append(contentsOf: "]}\n".utf8)
         guard UnixSocket.write(client, header) else { return }
+        // A tap client sends nothing more while it reads: no idle timeout for it.
+        Self.setReceiveTimeout(client, seconds: 0)
         // The client closing its end is noticed on the next write, or here when it is idle.
         let watched = DispatchSemaphore(value: 0)
         let watcher = Thread {

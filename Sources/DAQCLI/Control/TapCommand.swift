@@ -38,7 +38,9 @@ extension DAQCommand {
                 throw ValidationError("expected at most RUN and GLOB, found \(targets.count) arguments")
             }
             if maxRate < 1 { throw ValidationError("--max-rate must be at least 1") }
+            try OptionRange.check(maxRate, "--max-rate", in: OptionRange.tapRate)
             if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+            if let count { try OptionRange.check(count, "--count", in: OptionRange.samples) }
         }
 
         func run() throws {

@@ -53,6 +53,9 @@ final class TapSubscriber: Sendable {
     let components: Set<String>
     /// Samples per second written at most; the rest are skipped and counted.
     let maxRate: Int
+    /// The rates a client may ask for: a sampled view for people and scripts, never more than a
+    /// million samples a second, and never a number whose arithmetic could overflow.
+    static let rates = 1...1_000_000
     private struct State {
         var queue = Deque<Batch>()
         var skipped = 0
@@ -62,9 +65,10 @@ final class TapSubscriber: Sendable {
     private let signal = DispatchSemaphore(value: 0)
     private static let depth = 32
 
+    /// A subscriber to `components`, at most `maxRate` samples a second (clamped to ``rates``).
     init(components: Set<String>, maxRate: Int) {
         self.components = components
-        self.maxRate = maxRate
+        self.maxRate = min(max(maxRate, Self.rates.lowerBound), Self.rates.upperBound)
     }
 
     func offer(_ batch: Batch) {
@@ -115,7 +119,8 @@ final class TapSubscriber: Sendable {
                     described[batch.stream] = d
                     Self.appendDescriptor(d, of: batch.stream, to: &out)
                 }
-                let take = min(batch.count, Int(budget))
+                // The budget is at most `maxRate`, so it converts; compared first all the same.
+                let take = budget >= Double(batch.count) ? batch.count : Int(max(budget, 0))
                 // Evenly spaced rows, so a thinned stream still spans the whole batch.
                 for k in 0..<take { SampleJSON.appendLine(batch, row: k * batch.count / take, to: &out) }
                 budget -= Double(take)

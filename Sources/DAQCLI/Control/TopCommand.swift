@@ -26,6 +26,7 @@ extension DAQCommand {
 
         func validate() throws {
             if !(interval > 0) { throw ValidationError("--interval must be greater than 0") }
+            try OptionRange.check(interval, "--interval", in: OptionRange.interval)
         }
 
         func run() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DAQCore
 import Foundation
 import Logging
 
@@ -59,8 +60,10 @@ struct DAQLogHandler: LogHandler {
         case .info: word = "info"
         case .debug, .trace: word = "debug"
         }
-        let component = metadata["component"].map { "\($0): " } ?? ""
-        return "daq: \(word): \(component)\(message)"
+        // Messages carry text from outside (topics, payloads, a child's stderr): one line each,
+        // with no escape sequence reaching the terminal.
+        let component = metadata["component"].map { "\(PrintableText.line("\($0)")): " } ?? ""
+        return "daq: \(word): \(component)\(PrintableText.line(message))"
     }
 
     static func json(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {

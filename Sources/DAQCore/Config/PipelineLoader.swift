@@ -84,6 +84,8 @@ public struct PipelineLoader: Sendable {
         }
         var result = spec!
         result.warnings = v.diagnostics.sorted(by: Self.fileOrder)
+        // Children started by this run must not inherit what its `*_env` keys name.
+        SecretVariables.collect(from: tree)
         return result
     }
 

@@ -55,7 +55,7 @@ extension PipelineRun {
         let samples = result.stages.filter { $0.kind == .source }.reduce(0) { $0 + $1.samplesOut }
         let seconds = (Date().timeIntervalSince(started) * 10).rounded() / 10
         let message = "first pass: \(samples) samples read in \(seconds) s"
-        recorder.note("\(name): \(message)")
+        recorder.note(component: name, severity: .notice, message)
         publish(.notice(component: name, message: message))
         return try surveyor.firstPassResult()
     }

@@ -7,7 +7,36 @@ extension PipelineRun {
     /// The lifecycle says it: no flag beside it to disagree.
     var isPaused: Bool { state.withLock { $0.machine.lifecycle == .paused } }
 
+    /// Hands `event` to observers and the event streams; warnings and notices go through the
+    /// run's ``ReportLimiter`` first, so a flood of them comes out as the first few and a count.
     func publish(_ event: PipelineEvent) {
+        let verdict: ReportLimiter.Verdict
+        switch event {
+        case .warning(let c, let m):
+            verdict = reports.withLock { $0.admit(component: c, severity: .warning, message: m) }
+        case .notice(let c, let m): verdict = reports.withLock { $0.admit(component: c, severity: .notice, message: m) }
+        default: verdict = .pass
+        }
+        switch (verdict, event) {
+        case (.pass, _): send(event)
+        case (.count, _): break
+        case (.summary(let text), .warning(let c, _)): send(.warning(component: c, message: text))
+        case (.summary(let text), .notice(let c, _)): send(.notice(component: c, message: text))
+        case (.summary, _): send(event)
+        }
+    }
+
+    /// The last summary of every kind of message `component` left out: when its stage ends.
+    func publishReportSummaries(of component: String) {
+        for s in reports.withLock({ $0.summaries(of: component) }) {
+            switch s.severity {
+            case .warning: send(.warning(component: s.component, message: s.message))
+            case .notice: send(.notice(component: s.component, message: s.message))
+            }
+        }
+    }
+
+    private func send(_ event: PipelineEvent) {
         for o in observers { o.handle(event) }
         eventHub.feed(event, of: self)
     }
@@ -24,6 +53,8 @@ extension PipelineRun {
 
     func stageFinished(_ stage: StageRuntime) {
         if stage.changesSteps { links.steps.changerEnded() }
+        // Before the run's final state: a log or event stream read to its end has the counts.
+        publishReportSummaries(of: stage.name)
         let retired = stage.statistics
         var group: DispatchGroup?
         transition { m in

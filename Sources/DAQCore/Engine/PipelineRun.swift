@@ -57,6 +57,9 @@ public final class PipelineRun: Sendable {
     public let schedule: StepSchedule
     /// What the stages share on the data path: the run's limits, its watermark, its step gate.
     let links: RunLinks
+    /// Counts warnings and notices, so a flood of them reaches observers, `--events` and the
+    /// log as the first few and a summary (see ``publish(_:)``).
+    let reports = Mutex(ReportLimiter())
 
     /// Builds every stage; plugin constructors run here.
     /// - Throws: ``PipelineStartError`` when a plugin cannot be built.

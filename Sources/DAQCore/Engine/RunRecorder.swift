@@ -40,6 +40,8 @@ public final class RunRecorder: Sendable {
         var files: [String: OutputFile] = [:]
         var order: [String] = []
         var notes: [String] = []
+        /// Keeps `notes` to the first few of each kind, and counts the rest.
+        var limiter = ReportLimiter()
         /// What sources found about their inputs (device files), keyed by component and path.
         var inputs: [String: Fields] = [:]
         var inputOrder: [String] = []
@@ -165,9 +167,23 @@ public final class RunRecorder: Sendable {
         state.withLock { $0.streams[component] = descriptor }
     }
 
-    /// Adds a line to every manifest's `notes` (bad rows skipped, units detected).
+    /// Adds a line to every manifest's `notes` (bad rows skipped, units detected); past the
+    /// first few of a kind, lines are counted and summarised at the end (``ReportLimiter``).
     public func note(_ text: String) {
-        state.withLock { $0.notes.append(text) }
+        note(component: "", severity: .notice, text)
+    }
+
+    /// Adds `message` of `component` to the notes, as `component: message` (a warning as
+    /// `component: warning: message`), unless a flood of its kind is being counted instead.
+    func note(component: String, severity: ReportLimiter.Severity, _ message: String) {
+        state.withLock { s in
+            guard s.limiter.admit(component: component, severity: severity, message: message) == .pass else { return }
+            s.notes.append(Self.line(component: component, severity: severity, message))
+        }
+    }
+
+    private static func line(component: String, severity: ReportLimiter.Severity, _ message: String) -> String {
+        (component.isEmpty ? "" : component + ": ") + (severity == .warning ? "warning: " : "") + message
     }
 
     /// What went wrong writing the run's record: each a message naming the file.
@@ -202,8 +218,12 @@ public final class RunRecorder: Sendable {
     ) throws(RecordFile.Failure) {
         let (files, notes, inputs, results, streams) = state.withLock { s in
             (
-                s.order.compactMap { s.files[$0] }, s.notes, s.inputOrder.compactMap { s.inputs[$0] }, s.results,
-                s.streams
+                s.order.compactMap { s.files[$0] },
+                s.notes
+                    + s.limiter.summaries().map {
+                        Self.line(component: $0.component, severity: $0.severity, $0.message)
+                    },
+                s.inputOrder.compactMap { s.inputs[$0] }, s.results, s.streams
             )
         }
         var m = Fields()

@@ -150,14 +150,16 @@ public final class StageContext: Sendable {
     }
 
     /// Tells the user something the stage found out (a detected unit); also kept in the manifest.
+    /// Past the first few of a kind, a flood is counted and summarised (``ReportLimiter``).
     public func notice(_ message: String) {
-        stage?.pipeline?.recorder.note("\(name): \(message)")
+        stage?.pipeline?.recorder.note(component: name, severity: .notice, message)
         stage?.publish(.notice(component: name, message: message))
     }
 
     /// Reports a problem the stage recovered from; counted as an error and sent to observers.
+    /// Every one is counted; past the first few of a kind they are summarised (``ReportLimiter``).
     public func warn(_ message: String) {
-        stage?.pipeline?.recorder.note("\(name): warning: \(message)")
+        stage?.pipeline?.recorder.note(component: name, severity: .warning, message)
         stage?.noteError(message, fatal: false)
     }
 

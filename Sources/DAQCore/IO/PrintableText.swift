@@ -42,6 +42,32 @@ public enum PrintableText {
         escaped(Array(text.utf8), limit: limit)
     }
 
+    /// `text` safe to print as one line of a terminal or a log, whole: control characters but
+    /// tab (line breaks, and ESC, which starts the sequences that clear a screen or retitle a
+    /// window), DEL and C1 controls are written `\xNN` or `\u{NN}`; everything else is kept as
+    /// it is, so a message that holds none comes back unchanged.
+    ///
+    /// For text from outside — a topic, a payload snippet, a child's stderr, a file's contents —
+    /// on its way to a log line: one such line cannot forge another, or a terminal's screen.
+    public static func line(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if needsEscape(scalar) {
+                out += scalar.value < 0x80 ? hex(UInt8(scalar.value)) : "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A tab only moves the cursor along the line: it is kept.
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+    }
+
     /// One byte as a message names it: `'P'` when printable ASCII, else `byte 0x7F`.
     public static func byte(_ byte: UInt8) -> String {
         (0x20..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(hexDigits(byte))"

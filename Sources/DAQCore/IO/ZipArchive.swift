@@ -121,14 +121,24 @@ public final class ZipArchive {
                 var offset = Int64(bytes.u32(i + 16))
                 if i >= 20 && bytes.u32(i - 20) == 0x0706_4B50 {
                     // Zip64: the real numbers are in the zip64 end record the locator points to.
-                    let record = try read(at: Int64(bytes.u64(i - 12)), count: 56)
+                    // Each is 64 bits unsigned, so each is checked before it becomes an offset.
+                    let recordAt = try number(
+                        bytes.u64(i - 12), "the zip64 record offset in the locator at byte \(at - 20)")
+                    let record = try read(at: recordAt, count: 56)
                     guard record.count == 56, record.u32(0) == 0x0606_4B50 else {
                         throw OutputFileError(
                             path: path, reason: "the zip64 directory record named at byte \(at - 20) is missing")
                     }
-                    count = Int(record.u64(32))
-                    size = Int64(record.u64(40))
-                    offset = Int64(record.u64(48))
+                    size = try number(record.u64(40), "the directory size in the zip64 record at byte \(recordAt)")
+                    // A directory entry takes at least 46 bytes: no directory lists more than that allows.
+                    do throws(InputRangeError) {
+                        count = try Int(
+                            checked: record.u64(32), "the member count in the zip64 record at byte \(recordAt)",
+                            in: 0...Int(size / 46))
+                    } catch {
+                        throw OutputFileError(path: path, reason: "\(error) (a directory of \(size) bytes)")
+                    }
+                    offset = try number(record.u64(48), "the directory offset in the zip64 record at byte \(recordAt)")
                 }
                 return (offset, size, count)
             }
@@ -137,8 +147,20 @@ public final class ZipArchive {
         return nil
     }
 
+    /// A 64-bit field of the archive as an offset or size within the file: one past the file's
+    /// end is damage (or hostility), and converting it unchecked would trap.
+    private func number(_ value: UInt64, _ what: @autoclosure () -> String) throws -> Int64 {
+        do throws(InputRangeError) {
+            return try Int64(checked: value, what(), in: 0...fileSize)
+        } catch {
+            throw OutputFileError(
+                path: path, reason: "\(error.what) is \(error.value), past the end of the file (\(fileSize) bytes)")
+        }
+    }
+
     private func readCentralDirectory(_ end: (offset: Int64, size: Int64, count: Int)) throws {
-        guard end.offset >= 0, end.size >= 0, end.offset + end.size <= fileSize else {
+        // Both lie within the file, so their sum cannot overflow.
+        guard end.offset >= 0, end.size >= 0, end.offset <= fileSize, end.size <= fileSize - end.offset else {
             throw OutputFileError(
                 path: path,
                 reason: "the zip directory at byte \(end.offset) lies past the end of the file (\(fileSize) bytes)")
@@ -166,28 +188,45 @@ public final class ZipArchive {
                 name: String(decoding: dir[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self), method: dir.u16(p + 10),
                 compressedSize: Int64(dir.u32(p + 20)), uncompressedSize: Int64(dir.u32(p + 24)),
                 headerOffset: Int64(dir.u32(p + 42)))
-            Self.applyZip64(&entry, extra: Array(dir[(p + 46 + nameLength)..<(p + 46 + nameLength + extraLength)]))
+            try applyZip64(
+                &entry, extra: Array(dir[(p + 46 + nameLength)..<(p + 46 + nameLength + extraLength)]),
+                at: end.offset + Int64(p))
+            // A member starts, and its stored bytes end, inside the file: every offset computed
+            // from them later stays far from overflowing.
+            guard entry.headerOffset <= fileSize, (entry.compressedSize ?? 0) <= fileSize - entry.headerOffset else {
+                throw OutputFileError(
+                    path: path,
+                    reason:
+                        "the zip directory entry at byte \(end.offset + Int64(p)) puts \(PrintableText.escaped(entry.name)) past the end of the file (\(fileSize) bytes)"
+                )
+            }
             entries.append(entry)
             p += 46 + nameLength + extraLength + commentLength
         }
     }
 
-    /// Sizes and offsets of 0xFFFFFFFF mean "see the zip64 extra field".
-    private static func applyZip64(_ entry: inout ZipEntry, extra: [UInt8]) {
+    /// Sizes and offsets of 0xFFFFFFFF mean "see the zip64 extra field" of the entry at byte `at`.
+    private func applyZip64(_ entry: inout ZipEntry, extra: [UInt8], at: Int64) throws {
         var i = 0
         while i + 4 <= extra.count {
             let id = extra.u16(i)
             let size = Int(extra.u16(i + 2))
             if id == 0x0001 {
                 var q = i + 4
-                func next() -> Int64? {
+                func next(_ what: String) throws(InputRangeError) -> Int64? {
                     guard q + 8 <= i + 4 + size, q + 8 <= extra.count else { return nil }
                     defer { q += 8 }
-                    return Int64(extra.u64(q))
+                    return try Int64(checked: extra.u64(q), "\(what) in the zip64 field of the entry at byte \(at)")
                 }
-                if entry.uncompressedSize == 0xFFFF_FFFF { entry.uncompressedSize = next() }
-                if entry.compressedSize == 0xFFFF_FFFF { entry.compressedSize = next() }
-                if entry.headerOffset == 0xFFFF_FFFF { entry.headerOffset = next() ?? entry.headerOffset }
+                do throws(InputRangeError) {
+                    if entry.uncompressedSize == 0xFFFF_FFFF { entry.uncompressedSize = try next("the size") }
+                    if entry.compressedSize == 0xFFFF_FFFF { entry.compressedSize = try next("the stored size") }
+                    if entry.headerOffset == 0xFFFF_FFFF {
+                        entry.headerOffset = try next("the header offset") ?? entry.headerOffset
+                    }
+                } catch {
+                    throw OutputFileError(path: path, reason: error.description)
+                }
                 return
             }
             i += 4 + size

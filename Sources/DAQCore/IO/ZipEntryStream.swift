@@ -37,7 +37,15 @@ public final class ZipEntryStream {
         }
         let nameLength = Int(header[26]) | Int(header[27]) << 8
         let extraLength = Int(header[28]) | Int(header[29]) << 8
+        // The header was read, so its offset lies in the file; a size past the file's end is
+        // refused before it is added to anything.
         let start = entry.headerOffset + 30 + Int64(nameLength + extraLength)
+        if let size = entry.compressedSize, size < 0 || size > archive.fileSize {
+            throw OutputFileError(
+                path: archive.path,
+                reason:
+                    "\(PrintableText.escaped(entry.name)) claims \(size) stored bytes in a file of \(archive.fileSize)")
+        }
         dataStart = start
         dataEnd = entry.compressedSize.map { start + $0 }
         inputAt = start

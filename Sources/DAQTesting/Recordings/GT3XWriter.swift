@@ -57,6 +57,8 @@ public struct GT3XWriter: Sendable {
     /// Whether a 1-byte USB-connection activity record, a battery and a lux record are added.
     public var otherRecords = true
     public var method: ZipWriter.Method = .deflated(level: 6)
+    /// Whether the zip ends with zip64 records (``ZipWriter/endsWithZip64``).
+    public var zip64 = false
     /// The counts of measured sample `n`, x, y, z; for ACTIVITY within -2048...2047.
     public var counts: @Sendable (Int) -> (x: Int, y: Int, z: Int) = { n in
         (x: (n * 7) % 1500 - 750, y: (n * 13) % 1700 - 850, z: 256 + (n % 40) - 20)
@@ -72,6 +74,7 @@ public struct GT3XWriter: Sendable {
     /// - Throws: ``ZipWriterError`` if the file cannot be written.
     public func write(to path: String) throws {
         let zip = try ZipWriter(path: path)
+        zip.endsWithZip64 = zip64
         try zip.begin("info.txt", method: method)
         try zip.write(Array(infoText().utf8))
         switch layout {

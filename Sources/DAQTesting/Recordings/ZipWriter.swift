@@ -29,6 +29,9 @@ public final class ZipWriter {
     private var current: (name: [UInt8], header: Int64, method: Method, crc: uLong, size: Int64, compressed: Int64)?
     private var deflater: UnsafeMutablePointer<z_stream>?
     private var out = [UInt8](repeating: 0, count: 1 << 16)
+    /// Whether the archive ends with a zip64 end record and locator, the end record deferring
+    /// to them (as archives over 4 GiB or 65,535 members must): the reader's zip64 path.
+    public var endsWithZip64 = false
 
     /// Creates (or truncates) `path`.
     /// - Throws: ``ZipWriterError`` if it cannot be created.
@@ -131,12 +134,29 @@ public final class ZipWriter {
         let start = offset
         try put(directory)
         var e = [UInt8]()
+        if endsWithZip64 {
+            let record = offset
+            e.le(0x0606_4B50, 4)
+            e.le(44, 8)  // the record's size after this field
+            e.le(45, 2)  // version made by
+            e.le(45, 2)  // version needed
+            e.le(0, 4)  // this disk
+            e.le(0, 4)  // the directory's disk
+            e.le(UInt64(count), 8)
+            e.le(UInt64(count), 8)
+            e.le(UInt64(directory.count), 8)
+            e.le(UInt64(start), 8)
+            e.le(0x0706_4B50, 4)  // the locator
+            e.le(0, 4)
+            e.le(UInt64(record), 8)
+            e.le(1, 4)
+        }
         e.le(0x0605_4B50, 4)
         e.le(0, 4)
-        e.le(UInt64(count), 2)
-        e.le(UInt64(count), 2)
-        e.le(UInt64(directory.count), 4)
-        e.le(UInt64(start), 4)
+        e.le(endsWithZip64 ? 0xFFFF : UInt64(count), 2)
+        e.le(endsWithZip64 ? 0xFFFF : UInt64(count), 2)
+        e.le(endsWithZip64 ? 0xFFFF_FFFF : UInt64(directory.count), 4)
+        e.le(endsWithZip64 ? 0xFFFF_FFFF : UInt64(start), 4)
         e.le(0, 2)
         try put(e)
     }
