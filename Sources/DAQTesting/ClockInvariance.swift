@@ -10,11 +10,12 @@ import Yams
 ///
 /// Rows are compared bar `uptime`: every sample's kind, step path, timestamp and fields, markers
 /// included. Files are compared byte for byte once merged and closed: CSV files after their
-/// parts are merged, JSON logs with their bodies. Every run is said to start at the same wall
-/// time (``runStart``), so what differs from run to run by design — the run folder's name, a
-/// live source's timestamps, a log's start date — is the same in each, and nothing is made equal
-/// after the fact: a recording's dates are compared as they are, and a stage that stamped the
-/// run's clock instead of the data's shows, since the run's date is none of the recording's.
+/// parts are merged, JSON logs with their bodies. Each run is said to start a day after the one
+/// before (``runStart``, on whole seconds), so what is the run's own time by design — a live
+/// stream's timestamps (its descriptor says so), a log's start date, the run folder's name — is
+/// compared relative to each run's start, and everything else as it is: a stage that stamps the
+/// run's clock where its data's belongs (a window over a replayed recording) gives a different
+/// row in every run.
 ///
 /// Every component's output is also checked against its stream descriptor at that point: each
 /// sample's fields must be declared, with a type that accepts its value.
@@ -35,8 +36,8 @@ public enum ClockInvariance {
         public var description: String { "\(clock.rawValue) clock, batches of \(batchSize)" }
     }
 
-    /// The wall time every compared run is said to start at: 2030-01-01T00:00:00Z, years after
-    /// any recording the tests replay.
+    /// The wall time the first compared run is said to start at, 2030-01-01T00:00:00Z, years
+    /// after any recording the tests replay; each next one starts a day later.
     public static let runStart = 1_893_456_000.0
 
     /// Batch sizes 1, 7 and 4,096 on the virtual and on the replay clock; the first is the reference.
@@ -69,10 +70,10 @@ public enum ClockInvariance {
         let registry = try PluginRegistry(plugins)
         var reference: (Variant, Output)?
         var found: [String] = []
-        for variant in variants {
+        for (k, variant) in variants.enumerated() {
             let output = try run(
-                path, variant: variant, registry: registry, environment: environment, overrides: overrides,
-                speed: replaySpeed, duration: duration)
+                path, variant: variant, start: runStart + Double(k) * 86_400, registry: registry,
+                environment: environment, overrides: overrides, speed: replaySpeed, duration: duration)
             found += output.misfits.prefix(5).map { "\(variant): \($0)" }
             guard let (first, expected) = reference else {
                 reference = (variant, output)
@@ -124,7 +125,7 @@ public enum ClockInvariance {
     }
 
     private static func run(
-        _ path: String, variant: Variant, registry: PluginRegistry, environment: [String: String],
+        _ path: String, variant: Variant, start: Double, registry: PluginRegistry, environment: [String: String],
         overrides: [String], speed: Double, duration: Double?
     ) throws -> Output {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("daq-clocks-\(UUID().uuidString)")
@@ -139,7 +140,7 @@ public enum ClockInvariance {
             file: path)
         var options = RunOptions(batchSize: variant.batchSize, flushInterval: 0)
         options.duration = duration
-        options.startDate = runStart
+        options.startDate = start
         let run = try PipelineRun(spec: spec, options: options)
         let written = Mutex<[String: [Batch]]>([:])
         let misfits = Mutex<[String]>([])
@@ -158,9 +159,11 @@ public enum ClockInvariance {
         // By sink and stream: a sink reading several streams takes their batches as they come,
         // which the realtime clock interleaves as it pleases; each stream's rows keep their order.
         for (sink, batches) in written.withLock({ $0 }) {
-            for batch in batches { output.rows["\(sink) ← \(batch.stream)", default: []] += rows(of: batch) }
+            for batch in batches {
+                output.rows["\(sink) ← \(batch.stream)", default: []] += rows(of: batch, time: RunTime(start: start))
+            }
         }
-        output.files = files(under: scratch)
+        output.files = files(under: scratch, time: RunTime(start: start))
         return output
     }
 
@@ -200,17 +203,23 @@ public enum ClockInvariance {
         "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// Each sample as text, bar its uptime: kind, step, timestamp, then its fields in order.
-    static func rows(of batch: Batch) -> [String] {
-        (0..<batch.count).map { row in
+    /// Each sample as text, bar its uptime: kind, step, timestamp, then its fields in order. Times
+    /// are relative to the run's start only where the stream's descriptor says they are the
+    /// run's (and for markers a sink wove in before any data, whose time is the run's start).
+    static func rows(of batch: Batch, time: RunTime) -> [String] {
+        let runs = batch.descriptor.map { $0.timeBase == .run }
+        return (0..<batch.count).map { row in
             let sample = batch[row]
-            let fields = sample.fields.pairs.map { "\($0.0)=\($0.1)" }
-            return ([sample.kind.name, sample.stepPath, "\(sample.timestamp)"] + fields).joined(separator: " ")
+            let own = runs ?? time.isRunTime(sample.timestamp)
+            let fields = sample.fields.pairs.map { "\($0.0)=\(own ? time.value($0.1) : "\($0.1)")" }
+            let stamp = own ? time.text(sample.timestamp) : "\(sample.timestamp)"
+            return ([sample.kind.name, sample.stepPath, stamp] + fields).joined(separator: " ")
         }
     }
 
-    /// Every file under `root` but manifests, by path relative to it, with its text.
-    private static func files(under root: String) -> [String: String] {
+    /// Every file under `root` but manifests, by path relative to it (a run folder, whose name
+    /// holds the run's start, shown as `…`), with its text, the run's own times made relative.
+    private static func files(under root: String, time: RunTime) -> [String: String] {
         var out: [String: String] = [:]
         guard let walker = FileManager.default.enumerator(atPath: root) else { return out }
         while let relative = walker.nextObject() as? String {
@@ -219,8 +228,10 @@ public enum ClockInvariance {
             guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue,
                 !relative.hasSuffix("manifest.json")
             else { continue }
+            let parts = relative.split(separator: "/")
+            let name = parts.count > 2 ? "\(parts[0])/…/\(parts.last!)" : relative
             let data = FileManager.default.contents(atPath: full) ?? Data()
-            out[relative] = String(data: data, encoding: .utf8) ?? "\(data.count) bytes, not UTF-8"
+            out[name] = String(data: data, encoding: .utf8).map(time.normalized) ?? "\(data.count) bytes, not UTF-8"
         }
         return out
     }
