@@ -139,7 +139,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
     /// Fails the stage: the error is reported, the run told, and the input discarded from now on.
     func fail(_ error: DAQError) {
         noteError(error, fatal: true)
-        pipeline?.stageFailed(self)
+        host?.stageFailed(self)
         // Keep draining so producers are never left waiting; the inbox now refuses everything.
         run(machine.fail())
     }
@@ -155,7 +155,7 @@ class ConsumerStage: StageRuntime, @unchecked Sendable {
                 final = isCancelling ? .cancelled : .finished
             } catch {
                 noteError(daqError(error), fatal: true)
-                pipeline?.stageFailed(self)
+                host?.stageFailed(self)
                 final = .failed
             }
         }
@@ -295,7 +295,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
     /// The stages whose samples reach this one, through any between. Asked of the run when a
     /// realtime tick is due, never per batch, so a reload's new stages count.
     private func upstream() -> [StageRuntime] {
-        guard let run = pipeline else { return [] }
+        guard let run = host else { return [] }
         var seen = Set<String>()
         var found: [StageRuntime] = []
         var names = inputNames
@@ -340,7 +340,7 @@ final class TransformStage: ConsumerStage, @unchecked Sendable {
             deriveOutput()
         } catch {
             noteError(daqError(error, code: .reloadFailed).prefixed("reload: "), fatal: true)
-            pipeline?.stageFailed(self)
+            host?.stageFailed(self)
             throw error
         }
     }

@@ -68,7 +68,7 @@ extension StageRuntime {
         letters.stream = name + ComponentSpec.deadLetterSuffix
         for out in deadOutputs {
             let dropped = out.offer(letters)
-            if dropped > 0 { pipeline?.publish(.dropped(component: out.owner, samples: dropped)) }
+            if dropped > 0 { host?.publish(.dropped(component: out.owner, samples: dropped)) }
         }
     }
 }

@@ -36,7 +36,7 @@ extension PipelineRun {
         stage.context = StageContext(
             stage: stage, pipelineName: pipelineName, clock: clock, schedule: schedule,
             runDirectory: options.runDirectory, isRestart: restart)
-        stage.pipeline = self
+        stage.host = self
         stage.links = links
         return stage
     }

@@ -109,7 +109,7 @@ final class SinkStage: ConsumerStage, @unchecked Sendable {
         dirty = true
         guard sent > 0 else { return }
         metrics?.sent.increment(by: Int64(sent))
-        pipeline?.publish(.sent(sink: name, samples: sent, bytes: bytes))
+        host?.publish(.sent(sink: name, samples: sent, bytes: bytes))
     }
 
     /// Publishes each step change once, whichever sink reaches it first.

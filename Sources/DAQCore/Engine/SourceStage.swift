@@ -93,7 +93,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
     /// read on the stage's queue, so a pause sent before this (ignored while the stage had not
     /// begun) and one sent after it both hold.
     func begin() {
-        queue.async { self.run(self.machine.begin(paused: self.pipeline?.isPaused ?? false)) }
+        queue.async { self.run(self.machine.begin(paused: self.host?.isPaused ?? false)) }
     }
 
     override func wake() {
@@ -226,7 +226,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             r.status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
             noteError(daqError(error), fatal: true)
-            pipeline?.stageFailed(self)
+            host?.stageFailed(self)
             return .failed
         }
         if !batch.isEmpty {
@@ -250,7 +250,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             r.cut = .samples(batch.uptimes.last ?? context.clock.now())
             // The last of `--max-samples`: every other source stops; this one ends by itself
             // after emitting what it admitted.
-            pipeline?.maxSamplesReached(by: self)
+            host?.maxSamplesReached(by: self)
         }
     }
 
@@ -264,7 +264,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
             r.status = try source.read(into: &batch, limit: batchSize, context: context)
         } catch {
             noteError(daqError(error), fatal: true)
-            pipeline?.stageFailed(self)
+            host?.stageFailed(self)
             return .failed
         }
         let due = dueCount(batch)

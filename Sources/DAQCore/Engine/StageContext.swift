@@ -71,7 +71,7 @@ public final class StageContext: Sendable {
     /// triggers a scan). Returns `false` when there is no such component.
     @discardableResult
     public func observe(_ name: String, _ handler: @escaping @Sendable (Batch) -> Void) -> Bool {
-        guard let other = stage?.pipeline?.stage(named: name) else { return false }
+        guard let other = stage?.host?.stage(named: name) else { return false }
         other.addTap(handler)
         return true
     }
@@ -121,7 +121,7 @@ public final class StageContext: Sendable {
     /// described by a `manifest.json` at the end of the run.
     /// - Throws: when it cannot be created.
     public func runDirectory(under base: String) throws -> String {
-        guard let recorder = stage?.pipeline?.recorder else {
+        guard let recorder = stage?.host?.recorder else {
             // Outside a pipeline (a test harness): a directory of its own, without a manifest.
             let dir = (base as NSString).appendingPathComponent(
                 RunRecorder.directoryName(pipeline: pipelineName, start: startDate))
@@ -133,33 +133,33 @@ public final class StageContext: Sendable {
 
     /// Records a file this sink writes, for the run's manifest; call again to update the counts.
     public func recordOutput(path: String, format: String, samples: Int, bytes: Int) {
-        stage?.pipeline?.recorder.record(
+        stage?.host?.recorder.record(
             RunRecorder.OutputFile(path: path, format: format, samples: samples, bytes: bytes))
     }
 
     /// Describes a file this source reads (a device recording: format, device, rate, start, zone)
     /// in the run manifest's `inputs`; call again with the same `path` field to update it.
     public func recordInput(_ fields: Fields) {
-        stage?.pipeline?.recorder.recordInput(component: name, fields)
+        stage?.host?.recorder.recordInput(component: name, fields)
     }
 
     /// Records what this stage found out about the run's data (a calibration fit) in the run
     /// manifest's `results`, under the component's name; call again to replace it.
     public func recordResult(_ fields: Fields) {
-        stage?.pipeline?.recorder.recordResult(component: name, fields)
+        stage?.host?.recorder.recordResult(component: name, fields)
     }
 
     /// Tells the user something the stage found out (a detected unit); also kept in the manifest.
     /// Past the first few of a kind, a flood is counted and summarised (``ReportLimiter``).
     public func notice(_ message: String) {
-        stage?.pipeline?.recorder.note(component: name, severity: .notice, message)
+        stage?.host?.recorder.note(component: name, severity: .notice, message)
         stage?.publish(.notice(component: name, message: message))
     }
 
     /// Reports a problem the stage recovered from; counted as an error and sent to observers.
     /// Every one is counted; past the first few of a kind they are summarised (``ReportLimiter``).
     public func warn(_ message: String) {
-        stage?.pipeline?.recorder.note(component: name, severity: .warning, message)
+        stage?.host?.recorder.note(component: name, severity: .warning, message)
         stage?.noteError(message, fatal: false)
     }
 

@@ -29,7 +29,7 @@ extension StageRuntime {
                     then(final)
                 case .failed(let error):
                     noteError(daqError(error), fatal: true)
-                    pipeline?.stageFailed(self)
+                    host?.stageFailed(self)
                     then(.failed)
                 }
             }

@@ -31,7 +31,7 @@ extension StageRuntime {
             if ordered.fields != declared.descriptor.fields { next = DeclaredStream(ordered) }
         }
         output = next
-        pipeline?.recorder.recordStream(component: name, next.descriptor)
+        host?.recorder.recordStream(component: name, next.descriptor)
     }
 
     /// Takes the descriptor `batch` came with; returns whether it differs from the one its

@@ -11,7 +11,9 @@ class StageRuntime: @unchecked Sendable {
     let name: String
     let kind: PluginKind
     let queue: DispatchQueue
-    weak var pipeline: PipelineRun?
+    /// The run it belongs to, as far as a stage may reach it (``StageHost``); weak, so a late
+    /// callback after the run is gone does nothing.
+    weak var host: (any StageHost)?
     let stats: Mutex<StageStatistics>
     /// The swift-metrics mirror of `stats`; set by the pipeline before the stage starts.
     var metrics: StageMetrics?
@@ -91,7 +93,7 @@ class StageRuntime: @unchecked Sendable {
     /// have at its start. Runs on the stage's queue.
     func abandonStart(_ error: DAQError) {
         noteError(error, fatal: true)
-        pipeline?.stageFailed(self)
+        host?.stageFailed(self)
         finishStage(.failed)
     }
 
@@ -119,7 +121,7 @@ class StageRuntime: @unchecked Sendable {
 
     /// Publishes an event to the run's observers.
     func publish(_ event: PipelineEvent) {
-        pipeline?.publish(event)
+        host?.publish(event)
     }
 
     /// A batch a plugin emits outside `process` (from a timer), taken on the stage's queue.
@@ -131,7 +133,7 @@ class StageRuntime: @unchecked Sendable {
     func failFromPlugin(_ error: DAQError) {
         queue.async {
             self.noteError(error, fatal: true)
-            self.pipeline?.stageFailed(self)
+            self.host?.stageFailed(self)
         }
     }
 
@@ -158,7 +160,7 @@ class StageRuntime: @unchecked Sendable {
             let was = reported
             reported = step
             stats.withLock { $0.state = step }
-            pipeline?.publish(.state(component: name, from: was, to: step))
+            host?.publish(.state(component: name, from: was, to: step))
         }
     }
 
@@ -174,7 +176,7 @@ class StageRuntime: @unchecked Sendable {
         metrics?.samplesOut.increment(by: Int64(b.count))
         for out in outputs {
             let dropped = out.offer(b)
-            if dropped > 0 { pipeline?.publish(.dropped(component: out.owner, samples: dropped)) }
+            if dropped > 0 { host?.publish(.dropped(component: out.owner, samples: dropped)) }
         }
         notifyTaps(b)
     }
@@ -265,6 +267,6 @@ class StageRuntime: @unchecked Sendable {
         for out in outputs + deadOutputs { out.closeInput() }
         outputs = []
         deadOutputs = []
-        pipeline?.stageFinished(self)
+        host?.stageFinished(self)
     }
 }
