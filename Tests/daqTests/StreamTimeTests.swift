@@ -70,6 +70,39 @@ struct StreamTimeTests {
         #expect(markers == ["start", "step", "stop"], "\(markers)")
     }
 
+    /// The same at the replay clock: `daq control … step` while walk.csv replays at its own pace
+    /// labels every later sample of the recording, the marker dated on the recording's time base.
+    @Test func aLiveStepAtTheReplayClockLabelsTheRecordingsLaterSamples() throws {
+        let dir = try Self.scratch("replay-step")
+        let name = "rstep-\(UUID().uuidString.prefix(8).lowercased())"
+        try """
+        name: \(name)
+        clock: replay
+        sources:
+          accel: {type: motion.replay, path: recordings/walk.csv}
+        sinks:
+          out: {type: file, inputs: [accel], path: "\(dir)/out.jsonl"}
+        """.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let run = try LiveProcess(
+            ["run", dir + "/p.yaml", "--log-level", "info", "--status", "never", "--flush-interval", "0.05"])
+        try #require(run.line { $0.contains("control socket: ") } != nil, "\(run.stderr)")
+        #expect(try LiveProcess(["tap", name, "accel", "--count", "50"]).finish() == 0)
+        #expect(try DAQBinary.run(["control", name, "step", "trial/1"]).status == 0)
+        #expect(try LiveProcess(["tap", name, "accel", "--count", "50"]).finish() == 0)
+        #expect(try DAQBinary.run(["control", name, "stop"]).status == 0)
+        #expect(run.finish() == 0, "\(run.stderr)")
+
+        let items = try Self.jsonLines(dir + "/out.jsonl")
+        let marker = try #require(items.first { $0["marker"] as? String == "step" }, "\(items.prefix(3))")
+        let at = try #require(marker["uptime"] as? Double)
+        // walk.csv's times count from 0: the marker's time is the recording's, its uptime.
+        #expect(marker["timestamp"] as? Double == at && marker["stepPath"] as? String == "trial/1")
+        let data = items.filter { $0["kind"] == nil }
+        let later = data.filter { ($0["uptime"] as? Double ?? -1) >= at }
+        #expect(later.count >= 50 && later.allSatisfy { $0["stepPath"] as? String == "trial/1" }, "\(later.count)")
+        #expect(data.filter { ($0["uptime"] as? Double ?? 0) < at }.allSatisfy { $0["stepPath"] == nil })
+    }
+
     /// 2025-11-28T10:00:00Z in milliseconds, as phone apps write their times.
     static let phoneStart = 1_764_324_000.0
 
