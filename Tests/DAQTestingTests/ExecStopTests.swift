@@ -15,7 +15,7 @@ struct ExecStopTests {
                 sources: {prog: {type: exec, command: [sh, -c, 'echo {}; exec sleep 30']}}
                 sinks: {out: {type: collect, inputs: [prog]}}
                 """, plugins: StandardPlugins.all, control: { $0.stop() })
-        #expect(out.result.state == .finished, "\(out.result.failure ?? "")")
+        #expect(out.result.state == .finished, "\(out.result.failureLine ?? "")")
         #expect(!out.events.contains { if case .failed = $0 { return true } else { return false } })
     }
 }
