@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "DAQBarcode", targets: ["DAQBarcode"]),
         .library(name: "DAQInfoManager", targets: ["DAQInfoManager"]),
         .library(name: "DAQTransport", targets: ["DAQTransport"]),
+        .library(name: "DAQLSL", targets: ["DAQLSL"]),
         // swift-crypto's SHA-256 for the hashes a run records, which DAQCore leaves to the program.
         .library(name: "DAQSHA256", targets: ["DAQSHA256"]),
         .executable(name: "daq", targets: ["daq"]),
@@ -102,11 +103,14 @@ let package = Package(
             ],
             path: "Plugins/Transport"
         ),
+        // liblsl is loaded at run time (dlopen), so nothing here links it: `daq` builds and runs
+        // on a machine without it, and says how to get it when a pipeline first needs it.
+        .target(name: "DAQLSL", dependencies: ["DAQCore", "CZlib"], path: "Plugins/LSL"),
         .target(
             name: "DAQCLI",
             dependencies: [
                 "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
-                "DAQInfoManagerServer", "DAQTransport", "DAQSHA256",
+                "DAQInfoManagerServer", "DAQTransport", "DAQLSL", "DAQSHA256",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +128,7 @@ let package = Package(
             dependencies: [
                 "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode",
                 "DAQInfoManager",
-                "DAQTransport",
+                "DAQTransport", "DAQLSL",
             ]),
         .target(name: "DAQTesting", dependencies: ["DAQCore", "CZlib", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "daq", dependencies: ["DAQKit"]),
@@ -185,6 +189,9 @@ let package = Package(
         .testTarget(
             name: "DAQSampleLoggerTests",
             dependencies: ["DAQCore", "DAQSampleLogger", "DAQStandard", "DAQTesting", "DAQSHA256"]),
+        .testTarget(
+            name: "DAQLSLTests",
+            dependencies: ["DAQCore", "DAQLSL", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
         .testTarget(

@@ -2,6 +2,7 @@ import DAQBLE
 import DAQBarcode
 import DAQCore
 import DAQInfoManager
+import DAQLSL
 import DAQMotion
 import DAQSampleLogger
 import DAQStandard
@@ -13,9 +14,9 @@ import DAQTransport
 /// handed its plugins (``DAQCommand/main(plugins:)``), so a custom `daq` chooses them, and only
 /// a program that wants every family links every family.
 public enum BuiltinPlugins {
-    /// Standard, Motion, SampleLogger, BLE, Barcode, Info Manager and Transport plugins.
+    /// Standard, Motion, SampleLogger, BLE, Barcode, Info Manager, Transport and LSL plugins.
     public static var all: [PluginDescriptor] {
         StandardPlugins.all + MotionPlugins.all + SampleLoggerPlugins.all + BLEPlugins.all + BarcodePlugins.all
-            + InfoManagerPlugins.all + TransportPlugins.all
+            + InfoManagerPlugins.all + TransportPlugins.all + LSLPlugins.all
     }
 }

@@ -6,6 +6,7 @@
 @_exported import DAQCLI
 @_exported import DAQCore
 @_exported import DAQInfoManager
+@_exported import DAQLSL
 @_exported import DAQMotion
 @_exported import DAQSampleLogger
 @_exported import DAQStandard

@@ -1,0 +1,6 @@
+import DAQCore
+
+/// The live half: the `lsl` source and sink.
+enum LSLLivePlugins {
+    static var all: [PluginDescriptor] { [] }
+}

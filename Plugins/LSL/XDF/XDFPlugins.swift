@@ -1,0 +1,6 @@
+import DAQCore
+
+/// The file half: `xdf.replay` and `logger.xdf`.
+enum XDFPlugins {
+    static var all: [PluginDescriptor] { [] }
+}
