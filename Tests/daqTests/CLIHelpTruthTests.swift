@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What `--help` promises, the commands do: `tap` without RUN, `--trigger` refused where nothing
-/// takes triggers, `control` naming `reload`, and `run --help` agreeing with README on reload.
+/// takes triggers, `control` naming `reload`, and `run --help` agreeing with docs/operating.md on reload.
 @Suite("daq help tells the truth", .timeLimit(.minutes(20)))
 struct CLIHelpTruthTests {
     @Test func triggerIsRefusedWhenNoComponentTakesTriggers() throws {
@@ -32,11 +32,12 @@ struct CLIHelpTruthTests {
         #expect(help.contains("reload applies the pipeline file again"), "\(help)")
     }
 
-    @Test func runHelpSaysWhatReloadRestartsAsREADMEDoes() throws {
+    @Test func runHelpSaysWhatReloadRestartsAsTheDocsDo() throws {
         let help = try DAQBinary.run(["run", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(!help.contains("need a restart and are refused"), "\(help)")
         #expect(help.contains("any other changed component drains, stops and starts again"), "\(help)")
-        let readme = try String(contentsOf: DAQBinary.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: DAQBinary.repository.appendingPathComponent("docs/operating.md"), encoding: .utf8)
         #expect(readme.contains("**Any other changed component**"))
         #expect(readme.contains("The clock, the steps, the pipeline's name and the `metrics` section only"))
     }

@@ -77,13 +77,15 @@ struct SlurmBatchTests {
         #expect(merged == reference)
     }
 
-    /// README shows the sbatch file this test submits, so the two cannot drift apart.
-    @Test func readmeShowsTheSbatchFile() throws {
+    /// docs/operating.md shows the sbatch file this test submits, so the two cannot drift apart.
+    @Test func operatingPageShowsTheSbatchFile() throws {
         let lines = try BatchSupport.text(URL(fileURLWithPath: Self.sbatchFile)).split(
             separator: "\n", omittingEmptySubsequences: false)
         // The shebang and everything from the first #SBATCH on; the usage comment between is the file's own.
         let shown = ([lines[0]] + lines.drop { !$0.hasPrefix("#SBATCH") }).joined(separator: "\n")
-        let readme = try BatchSupport.text(DAQBinary.repository.appendingPathComponent("README.md"))
-        #expect(readme.contains("```sh\n" + shown + "```"), "README's sbatch block differs from \(Self.sbatchFile)")
+        let readme = try BatchSupport.text(DAQBinary.repository.appendingPathComponent("docs/operating.md"))
+        #expect(
+            readme.contains("```sh\n" + shown + "```"),
+            "docs/operating.md's sbatch block differs from \(Self.sbatchFile)")
     }
 }
