@@ -85,8 +85,12 @@ enum ComponentCheck {
             if check == "yymmddhh", two(6) > 23 {
                 return "offset \(offset + 6): AI (\(ai)) hour \(two(6)) does not exist"
             }
-        case "hhmm", "hhmi":
+        case "hhmm":
             if two(0) > 23 || two(2) > 59 { return "offset \(offset): AI (\(ai)) time is not hhmm" }
+        case "hhmi":
+            // `9999` is no time: the date alone counts (GS1 General Specifications, AIs 4324/4325).
+            if two(0) == 99 && two(2) == 99 { break }
+            if two(0) > 23 || two(2) > 59 { return "offset \(offset): AI (\(ai)) time is not hhmm (or 9999)" }
         case "hh":
             if two(0) > 23 { return "offset \(offset): AI (\(ai)) hour \(two(0)) does not exist" }
         case "mi", "ss":
@@ -163,7 +167,8 @@ enum ComponentCheck {
             var i = 6 + long
             for c in entry.components.dropFirst() where i + 2 <= raw.count {
                 if c.checks.contains("hhmm") || c.checks.contains("hhmi") {
-                    guard i + 4 <= raw.count else { break }
+                    // `9999` (hhmi): the date alone.
+                    guard i + 4 <= raw.count, !(two(i) == 99 && two(i + 2) == 99) else { break }
                     text += "T\(Self.two(two(i))):\(Self.two(two(i + 2)))"
                     i += 4
                 } else if c.checks.contains("hh") {
