@@ -36,6 +36,20 @@ struct ResolveCommandTests {
         #expect((o["data"] as? [String: Any])?["language"] as? String == "en")
     }
 
+    /// A scanner sends an EAN-13 as printed; the element is stored under its GTIN-14. Digits that
+    /// are no GTIN (a wrong check digit) are asked for as they are, and are not found.
+    @Test func anEAN13AsScannedFindsItsGTIN14Element() throws {
+        let dir = try ResolverFixtures.scratch()
+        let (server, url) = try ResolverFixtures.referenceServer(in: dir)
+        defer { server.stop() }
+        let r = try ResolverFixtures.daq(["resolve", "4006381333931", "--languages", "de", "--url", url])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("RESOLVED 04006381333931 (barcode, de)\n"), "\(r.out)")
+        let wrong = try ResolverFixtures.daq(["resolve", "4006381333932", "--url", url, "--json"])
+        #expect(try Self.object(wrong.out)["state"] as? String == "NODATA", "\(wrong.out)")
+        #expect(try Self.object(wrong.out)["id"] as? String == "4006381333932")
+    }
+
     @Test func anUnknownIdIsNoDataAndExitsZero() throws {
         let dir = try ResolverFixtures.scratch()
         let (server, url) = try ResolverFixtures.referenceServer(in: dir)

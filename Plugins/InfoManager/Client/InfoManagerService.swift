@@ -62,14 +62,17 @@ public final class InfoManagerService: Sendable {
         client.shutdownInBackground()
     }
 
-    /// Looks `id` up; `completion` is called once, on an event-loop thread.
+    /// Looks `id` up; `completion` is called once, on an event-loop thread. A barcode that is
+    /// a GTIN (an EAN-13 as scanned) is asked for in its GTIN-14 form, as GS1 keys are stored,
+    /// and the element carries that form as its `id`.
     /// - Parameter completion: The element with its state (``ResolveState/resolved`` or
     ///   ``ResolveState/noData``), or why the service gave no answer.
     public func resolve(
-        _ id: String,
+        _ given: String,
         completion: @escaping @Sendable (Result<ResolvedElement, InfoManagerError>) -> Void
     ) {
         let inputType = self.inputType
+        let id = inputType == .barcode ? BarcodeKey.matched(given) : given
         client.element(id) { result in
             switch result {
             case .success(.element(let answer)):
