@@ -29,6 +29,17 @@ extension DAQCommand {
             if verb == "step" && command.count < 2 { throw ValidationError("step needs a PATH, e.g. step walk/return") }
         }
 
+        /// What the run was told, as a user reads it.
+        static func done(_ command: [String]) -> String {
+            switch command.first {
+            case "pause": return "paused"
+            case "resume": return "resumed"
+            case "stop": return "stopping (the run closes its outputs and ends)"
+            case "reload": return "reloading its pipeline file"
+            default: return "step is now \(command.dropFirst().joined(separator: " "))"
+            }
+        }
+
         func run() throws {
             do {
                 let answer = try ControlClient(run: runID).request(command.joined(separator: " "))
@@ -36,6 +47,8 @@ extension DAQCommand {
                     printError("daq control: \(ControlAnswer.error(answer))")
                     throw ExitStatus.runtimeFailure
                 }
+                // Silence after a command reads as nothing happened: say what the run took.
+                printOut("\(runID): \(Self.done(command))")
             } catch let error as ControlError {
                 printError("daq control: \(error)")
                 throw ExitStatus.runtimeFailure
