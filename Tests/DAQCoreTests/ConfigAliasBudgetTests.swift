@@ -104,4 +104,13 @@ struct ConfigAliasBudgetTests {
         #expect(d.message == "nested too deep: YAML files may nest lists and mappings at most 1000 levels", "\(d)")
         #expect(d.line == 1)
     }
+
+    /// libyaml says "found character that cannot start any token"; the user needs "tab", and where.
+    @Test(arguments: [("sources:\n\tsrc: {type: ticker}\n", 2, 1), ("sources:\n  src:\n  \t type: ticker\n", 3, 3)])
+    func aTabInTheIndentationIsCalledATab(text: String, line: Int, column: Int) throws {
+        let d = try V.single(text)
+        #expect(
+            d.message == "a tab in the indentation: YAML indents with spaces only; replace the tab with spaces", "\(d)")
+        #expect(d.line == line && d.column == column, "\(d)")
+    }
 }

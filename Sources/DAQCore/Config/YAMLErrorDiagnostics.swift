@@ -17,6 +17,13 @@ enum YAMLErrorDiagnostics {
             if problem.hasPrefix("Maximum nesting level reached") {
                 // libyaml's text names its C setter; the user needs the limit and where it was hit.
                 message = "nested too deep: YAML files may nest lists and mappings at most \(maxNesting) levels"
+            } else if let tab = tabColumn(onLine: mark.line, of: text), problem.contains("cannot start any token") {
+                // libyaml names no character; nearly always it is a tab an editor put in the indentation.
+                return [
+                    Diagnostic(
+                        file: file, line: mark.line, column: tab,
+                        message: "a tab in the indentation: YAML indents with spaces only; replace the tab with spaces")
+                ]
             } else if let context {
                 message += " (\(context.text) at line \(context.mark.line))"
             }
@@ -33,6 +40,24 @@ enum YAMLErrorDiagnostics {
         default:
             return [Diagnostic(file: file, message: "cannot parse YAML: \(yaml)")]
         }
+    }
+
+    /// The 1-based column of a tab among the leading whitespace of 1-based `line`, if any.
+    static func tabColumn(onLine line: Int, of text: String) -> Int? {
+        guard line >= 1 else { return nil }
+        var current = 1
+        var column = 0
+        for byte in text.utf8 {
+            if current == line {
+                column += 1
+                if byte == UInt8(ascii: "\t") { return column }
+                if byte != UInt8(ascii: " ") { return nil }
+            } else if byte == UInt8(ascii: "\n") {
+                current += 1
+                if current > line { return nil }
+            }
+        }
+        return nil
     }
 
     /// Yams reports every duplicated key of a mapping at one mark: the first occurrence of the
