@@ -47,8 +47,9 @@ extension DAQCommand {
         @Option(help: "The directory that receives one folder per recording.")
         var output: String
 
+        // Optional, so --help states the default once, in words, not also as this machine's number.
         @Option(help: "Runs at a time (default: the number of cores).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        var jobs: Int?
 
         @Option(help: "K/N: run only the K-th of N stable shares of the inputs (K from 1).")
         var shard: String?
@@ -72,8 +73,10 @@ extension DAQCommand {
         var collectOnly = false
 
         func validate() throws {
-            if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-            try OptionRange.check(jobs, "--jobs", in: OptionRange.jobs)
+            if let jobs {
+                if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+                try OptionRange.check(jobs, "--jobs", in: OptionRange.jobs)
+            }
             if let shard, BatchPlan.parseShard(shard) == nil {
                 throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, e.g. 3/8; found '\(shard)'")
             }
@@ -121,7 +124,8 @@ extension DAQCommand {
                 }
             }
             let runner = BatchRunner(
-                plan: plan, registry: registry, overrides: overrides, pipeline: pipeline, jobs: jobs)
+                plan: plan, registry: registry, overrides: overrides, pipeline: pipeline,
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             if collectOnly {
                 try collectTable(plan: plan, runner: runner)
                 return

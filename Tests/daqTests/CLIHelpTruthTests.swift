@@ -25,6 +25,15 @@ struct CLIHelpTruthTests {
         #expect(r.err.contains("a scan log carries its own triggers"), "\(r.err)")
     }
 
+    /// Every option states its default once: `--jobs` said it in words and again as this machine's count.
+    @Test func batchHelpStatesEachDefaultOnce() throws {
+        let help = try DAQBinary.run(["batch", "--help"]).out
+        let jobs = try #require(help.range(of: "\n  --jobs <jobs>"))
+        let after = help[jobs.upperBound...]
+        let text = after[..<(after.range(of: "\n  -")?.lowerBound ?? after.endIndex)]
+        #expect(text.components(separatedBy: "default").count == 2, "\(text)")
+    }
+
     @Test func controlHelpNamesReload() throws {
         let help = try DAQBinary.run(["control", "--help"]).out.split(whereSeparator: \.isWhitespace).joined(
             separator: " ")
