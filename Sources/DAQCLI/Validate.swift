@@ -11,8 +11,11 @@ extension DAQCommand {
                 Reports every problem in every file as FILE:LINE:COLUMN: error: KEY.PATH: message, \
                 warnings too (a source nobody reads, a component with no path to a sink). \
                 A config test (*.daqtest.yaml) is checked as `daq test` reads it, with the pipeline \
-                it names. An environment variable the file needs and nobody set is a note, not an \
-                error: the file is not wrong, the run needs it (--strict makes it an error). \
+                it names. Input files are opened and their headers read, as a run would before its \
+                first sample: a missing recording is an error at its path: line (relative paths \
+                are looked up in the working directory). An environment variable the file needs \
+                and nobody set is a note, not an error: the file is not wrong, the run needs it \
+                (--strict makes it an error); the inputs it names are then not checked. \
                 Exits 0 only when every file is valid; 2 otherwise. So \
                 `daq validate pipelines/*.yaml` checks a whole folder.
                 """)
@@ -53,6 +56,9 @@ extension DAQCommand {
             let unset = spec.warnings.filter { $0.severity == .note }.count
             // Components whose values wait for a variable are not built, so they are not counted.
             guard unset == 0 else { return "\(unset) environment variable\(unset == 1 ? "" : "s") to set before a run" }
+            // What a run checks before its first sample (input files, their headers) is checked here too.
+            let problems = StreamGraph.startDiagnostics(spec)
+            guard problems.isEmpty else { throw ConfigError(problems) }
             return "\(spec.components.count) components"
         }
 

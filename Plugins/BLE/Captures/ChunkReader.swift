@@ -24,7 +24,7 @@ final class ChunkReader {
     init(path: String, capacity: Int = 1 << 20) throws {
         self.path = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CaptureError(path: path, offset: nil, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw CaptureError(path: path, offset: nil, reason: OpenFailure.reason(path)) }
         var st = stat()
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
             close(fd)

@@ -41,7 +41,7 @@ public final class LineReader {
     /// - Throws: ``OutputFileError`` naming the path and the reason.
     public init(path: String) throws {
         let opened = open(path, O_RDONLY | O_CLOEXEC)
-        guard opened >= 0 else { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
+        guard opened >= 0 else { throw OutputFileError(path: path, reason: OpenFailure.reason(path)) }
         var st = stat()
         if fstat(opened, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
             _ = close(opened)

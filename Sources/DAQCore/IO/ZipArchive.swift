@@ -44,7 +44,7 @@ public final class ZipArchive {
     public init(path: String) throws {
         self.path = path
         fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw OutputFileError(path: path, reason: OpenFailure.reason(path)) }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else {
             _ = close(fd)
