@@ -195,7 +195,12 @@ extension DAQCommand {
             group.runUntilEnded()
             let result = run.wait()
             statusLine.stop()
-            if !quiet { printError(RunSummary.text(result, pipeline: spec.name)) }
+            if !quiet {
+                printError(RunSummary.text(result, pipeline: spec.name))
+                // Where to look next: the run folder and what is in it, not only counters.
+                let written = RunSummary.written(directories: run.recorder.directories, files: run.recorder.outputs)
+                if !written.isEmpty { printError(written) }
+            }
             switch result.state {
             case .finished where result.recordProblems.isEmpty: return
             case .cancelled: throw ExitStatus.cancelled

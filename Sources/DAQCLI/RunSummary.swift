@@ -49,6 +49,35 @@ enum RunSummary {
         return lines.joined(separator: "\n")
     }
 
+    /// The run folders and the files the sinks wrote (samples and size), each file under its
+    /// folder when it is in one; `manifest.json` last in each folder.
+    static func written(directories: [String], files: [RunRecorder.OutputFile]) -> String {
+        var lines: [String] = []
+        var shown = Set<String>()
+        func entry(_ f: RunRecorder.OutputFile, as name: String) -> String {
+            "    \(name)  \(f.samples) samples, \(size(f.bytes))"
+        }
+        for dir in directories {
+            lines.append("  wrote \(dir)/")
+            for f in files where (f.path as NSString).deletingLastPathComponent == dir {
+                lines.append(entry(f, as: (f.path as NSString).lastPathComponent))
+                shown.insert(f.path)
+            }
+            if FileManager.default.fileExists(atPath: dir + "/manifest.json") { lines.append("    manifest.json") }
+        }
+        for f in files where !shown.contains(f.path) {
+            lines.append("  wrote \(f.path)  \(f.samples) samples, \(size(f.bytes))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// 812 B, 4.2 kB, 1.3 MB.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 { return String(format: "%.1f MB", Double(bytes) / 1e6) }
+        if bytes >= 1_000 { return String(format: "%.1f kB", Double(bytes) / 1e3) }
+        return "\(bytes) B"
+    }
+
     /// 12.3k, 4.56M: rates as people read them.
     static func rate(_ r: Double) -> String {
         if r >= 1e6 { return String(format: "%.2fM", r / 1e6) }

@@ -100,6 +100,7 @@ public final class MotionReplaySource: SourcePlugin {
     private let path: String
     private var reader: (any RecordingReader)?
     private var timing = ReplayTimes()
+    private var gaps = GapWatch()
     private var badRows = 0
     /// Rows dropped under `nan: skip`.
     private var nonFiniteRows = 0
@@ -288,6 +289,9 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         self.timing = timing
+        gaps.see(
+            times: rows.times, kinds: rows.kinds, lines: rows.lines, period: timing.period, path: path,
+            context: context)
         if !declaredFromRows && rows.count > 0 {
             // What the header and first rows say, now that they are read: the same as the run was
             // built with for a file, more than it could know for a FIFO.
@@ -310,6 +314,7 @@ public final class MotionReplaySource: SourcePlugin {
             self.timing.loopOffset += timing.lastRelative + timing.period
             self.timing.firstTime = nil
             self.timing.lastTime = nil
+            gaps.reset()
             return finishBatch(&batch, xs, ys, zs, extras, channels, idle, reader: reader, status: .more)
         }
         return finishBatch(

@@ -135,6 +135,9 @@ public final class RunRecorder: Sendable {
     /// The run directories created so far.
     public var directories: [String] { state.withLock { Array($0.directories.values).sorted() } }
 
+    /// Every file sinks wrote, in the order they were first recorded.
+    public var outputs: [OutputFile] { state.withLock { s in s.order.compactMap { s.files[$0] } } }
+
     /// Records (or updates) a file a sink writes.
     public func record(_ file: OutputFile) {
         state.withLock { s in
