@@ -52,7 +52,8 @@ extension DAQCommand {
                     printError("daq: \(message); run 'daq plugins' for the list")
                     throw ExitStatus.invalidConfiguration
                 }
-                print(found.map(PluginDocumentation.text).joined(separator: "\n"))
+                let width = TerminalText.width
+                print(found.map { PluginDocumentation.text($0, width: width) }.joined(separator: "\n"))
             }
         }
     }
@@ -62,35 +63,28 @@ extension PluginKind: ExpressibleByArgument {}
 
 /// The text `daq plugins describe` prints for one plugin.
 enum PluginDocumentation {
-    static func text(_ p: PluginDescriptor) -> String {
-        var lines = ["\(p.typeName) (\(p.kind.rawValue), \(p.module))", "  \(p.summary)", ""]
+    /// - Parameter width: the terminal's columns: each key takes a line (name, type, default) and
+    ///   its meaning the lines below it, broken to fit, rather than one line of 200 columns.
+    static func text(_ p: PluginDescriptor, width: Int = 80) -> String {
+        var lines = ["\(p.typeName) (\(p.kind.rawValue), \(p.module))"]
+        lines += TerminalText.wrapped(p.summary, width: width, indent: 2) + [""]
         let keys = ComponentSpec.commonKeys(p.kind) + p.configKeys
         if keys.isEmpty {
             lines.append("  (no keys besides 'type')")
         } else {
-            let rows = keys.map { k in
-                (
-                    k.name, k.type, k.required ? "required" : (k.defaultValue.map { "default \($0)" } ?? "optional"),
-                    k.doc
-                )
-            }
-            let w0 = rows.map(\.0.count).max()!
-            let w1 = rows.map(\.1.count).max()!
-            let w2 = rows.map(\.2.count).max()!
             lines.append("  keys:")
-            for r in rows {
-                lines.append(
-                    "    " + r.0.padding(toLength: w0, withPad: " ", startingAt: 0) + "  "
-                        + r.1.padding(toLength: w1, withPad: " ", startingAt: 0) + "  "
-                        + r.2.padding(toLength: w2, withPad: " ", startingAt: 0) + "  " + r.3)
+            for k in keys {
+                let given = k.required ? "required" : (k.defaultValue.map { "default \($0)" } ?? "optional")
+                lines += TerminalText.wrapped("\(k.name) \(k.type), \(given)", width: width, indent: 4, hanging: 6)
+                lines += TerminalText.wrapped(k.doc, width: width, indent: 8)
             }
         }
-        if p.kind != .sink { lines += emits(p.output) }
+        if p.kind != .sink { lines += emits(p.output, width: width) }
         return lines.joined(separator: "\n")
     }
 
     /// What the type emits: its own fields, or the input's plus its own, with units.
-    static func emits(_ output: StreamOutput) -> [String] {
+    static func emits(_ output: StreamOutput, width: Int = 80) -> [String] {
         var lines = ["", "  emits:"]
         switch output.shape {
         case .own: break
@@ -104,15 +98,18 @@ enum PluginDocumentation {
             let w0 = output.fields.map(\.name.count).max()!
             let w1 = output.fields.map(\.descriptor.type.rawValue.count).max()!
             let units = output.fields.map { f in f.descriptor.unit ?? f.unitNote.map { "(\($0))" } ?? "-" }
-            let w2 = units.map(\.count).max()!
             for (f, unit) in zip(output.fields, units) {
-                lines.append(
+                let row =
                     "    " + f.name.padding(toLength: w0, withPad: " ", startingAt: 0) + "  "
-                        + f.descriptor.type.rawValue.padding(toLength: w1, withPad: " ", startingAt: 0) + "  "
-                        + unit.padding(toLength: w2, withPad: " ", startingAt: 0) + "  " + f.summary)
+                    + f.descriptor.type.rawValue.padding(toLength: w1, withPad: " ", startingAt: 0) + "  " + unit
+                // Aligned while it fits; a long unit note is broken like any text.
+                lines += row.count <= width ? [row] : TerminalText.wrapped(row, width: width, indent: 4, hanging: 6)
+                lines += TerminalText.wrapped(f.summary, width: width, indent: 8)
             }
         }
-        if let note = output.note, output.shape != .free || !output.fields.isEmpty { lines.append("    " + note) }
+        if let note = output.note, output.shape != .free || !output.fields.isEmpty {
+            lines += TerminalText.wrapped(note, width: width, indent: 4)
+        }
         return lines
     }
 }

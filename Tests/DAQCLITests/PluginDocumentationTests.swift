@@ -9,7 +9,7 @@ import Testing
 struct PluginDocumentationTests {
     @Test func describeListsEveryKeyWithTypeDefaultAndDoc() throws {
         let window = try PluginRegistry(StandardPlugins.all).lookup(.transform, "window")!
-        let text = PluginDocumentation.text(window)
+        let text = PluginDocumentation.text(window, width: 400)
         #expect(text.hasPrefix("window (transform, Standard)"))
         for key in ["inputs", "buffer", "size", "slide", "field", "fields", "stats", "group_by"] {
             #expect(text.contains("\n    \(key) "), "missing \(key)")

@@ -89,6 +89,17 @@ struct DescribeTests {
         #expect(after.contains("enmo_mg") && after.contains("mg") && after.contains("partial"), "\(after)")
     }
 
+    /// Lines fit the terminal: each key on its own line, its meaning broken below it.
+    @Test(arguments: [60, 100]) func pluginsDescribeFitsTheTerminal(columns: Int) throws {
+        for type in ["window", "motion.replay", "infomanager.resolve"] {
+            let r = try DAQBinary.run(["plugins", "describe", type], environment: ["COLUMNS": "\(columns)"])
+            #expect(r.status == 0, "\(r.err)")
+            let long = r.out.split(separator: "\n").filter { $0.count > columns && $0.contains(" ") }
+            #expect(long.isEmpty, "\(type): \(long)")
+            #expect(r.out.contains("\n    size seconds, required\n") || type != "window", "\(r.out)")
+        }
+    }
+
     /// The run's manifest records each component's descriptor as it ended: a JSON Lines file's
     /// fields, found as the lines came, with their types.
     @Test func theManifestRecordsEveryStream() throws {

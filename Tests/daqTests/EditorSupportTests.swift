@@ -118,7 +118,8 @@ struct EditorSupportTests {
         #expect(window.status == 0)
         let lines = window.out.split(separator: "\n").dropFirst(3)
         let emits = try #require(lines.firstIndex(of: "  emits:"), "\(window.out)")
-        for line in lines[..<emits] where !line.isEmpty {
+        // A key's line is indented 4; its type's continuation 6 and its meaning 8.
+        for line in lines[..<emits] where line.hasPrefix("    ") && !line.hasPrefix("     ") {
             let key = line.split(separator: " ").first.map(String.init) ?? ""
             if ["inputs", "buffer", "on_error"].contains(key) { continue }  // common keys, documented once at the top
             #expect(reference.contains("| `\(key)` |"), "reference lacks window.\(key)")
