@@ -73,6 +73,25 @@ struct ControlSocketTests {
         #expect(p.run.finish() == 0)
     }
 
+    /// Two runs of one pipeline and a third, unrelated: `daq top NAME` cannot choose, and lists the
+    /// two that match by pid, not the unrelated one.
+    @Test func severalRunsOfANameAreListedAloneToChooseFrom() throws {
+        let first = try Running()
+        let second = try LiveProcess([
+            "run", first.file, "--log-level", "info", "--status", "never", "--set",
+            "sinks.log.directory=\(first.output)-second",
+        ])
+        #expect(second.line { $0.contains("control socket: ") } != nil, "\(second.stderr)")
+        let other = try Running()
+        let r = try DAQBinary.run(["top", first.name, "--once"])
+        #expect(r.status != 0)
+        let listed = r.err.split(separator: "\n").filter { $0.hasPrefix("  ") }
+        #expect(listed.count == 2 && listed.allSatisfy { $0.contains(first.name) }, "\(r.err)")
+        #expect(!r.err.contains(other.name), "\(r.err)")
+        // Standard input closed, each run ends by itself.
+        for run in [first.run, second, other.run] { #expect(run.finish() == 0, "\(run.stderr)") }
+    }
+
     @Test func controlStepsPausesResumesAndStopsTheRun() throws {
         let p = try Running()
         p.run.send("{\"v\": 1}\n")

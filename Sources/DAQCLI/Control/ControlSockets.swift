@@ -102,7 +102,9 @@ enum ControlSockets {
             let what = run.map { "no running pipeline '\($0)' (by name or process id)" } ?? "no pipeline is running"
             throw ControlError(all.isEmpty ? "\(what)" : "\(what); running:\n\(listing)")
         }
-        throw ControlError("several runs match; name one by pid:\n\(listing)")
+        // Only the runs that match: a listing of every run would offer unrelated ones to pick.
+        let matching = matches.map { "  \($0.pipeline) (pid \($0.pid))" }.joined(separator: "\n")
+        throw ControlError("several runs match; name one by pid:\n\(matching)")
     }
 }
 
