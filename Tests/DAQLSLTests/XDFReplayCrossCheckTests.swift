@@ -102,7 +102,7 @@ import Testing
     /// naming the chunk and its byte offset.
     @Test func aTruncatedFileIsReadToItsDamageAndTheDamageIsNamed() throws {
         let (path, said) = try XDFFixture.write("rec.xdf", ["--truncate"])
-        // "chunks N last_samples_chunk K at OFFSET"
+        // "chunks N damaged_chunk K at OFFSET"
         let words = said.split(whereSeparator: \.isWhitespace)
         let chunk = try #require(Int(words[3]))
         let offset = try #require(Int(words[5]))
@@ -130,9 +130,26 @@ import Testing
         #expect(got > 8000, "the samples before the damage go out first: \(got)")
     }
 
+    /// Damage half way (a NumLengthBytes of 3): pyxdf and the replay both go on after the next
+    /// Boundary chunk, and read the same samples; the replay names the chunk and its offset.
+    @Test func damageHalfWayIsNamedAndReadPastAsPyxdfDoes() throws {
+        let (path, said) = try XDFFixture.write("rec.xdf", ["--corrupt"])
+        let words = said.split(whereSeparator: \.isWhitespace)
+        let chunk = try #require(Int(words[3]))
+        let offset = try #require(Int(words[5]))
+        try expectAgreementSkipping(path)
+        let (ours, events, _, summary) = try XDFFixture.replay(path, "on_bad_chunk: skip")
+        #expect(ours.count > 4000 && ours.count < 8606, "\(ours.count)")
+        let warning = events.xdfWarnings.first { $0.contains("chunk \(chunk) at byte \(offset)") }
+        #expect(warning?.contains("NumLengthBytes must be 1, 4 or 8, found 3") == true, "\(events.xdfWarnings)")
+        #expect(warning?.contains("read on after the next boundary chunk") == true)
+        #expect(summary?["complete"] == .bool(false))
+    }
+
     func expectAgreementSkipping(_ path: String) throws {
         let theirs = try XDFFixture.pyxdf(path)
         let (ours, _, _, _) = try XDFFixture.replay(path, "on_bad_chunk: skip")
+        let earliest = theirs.compactMap(\.stamps.first).min() ?? 0
         for stream in theirs {
             let mine = ours.filter { $0["stream_name"]?.stringValue == stream.name }
             #expect(

@@ -1,7 +1,7 @@
 """Writes XDF test files from the XDF 1.0 specification (sccn/xdf wiki, "Specifications"),
 independently of daq's writer and of pyxdf's reader, so each is checked against another's work.
 
-usage: write_xdf.py OUT.xdf [--datetime ISO] [--no-footers] [--gzip] [--truncate]
+usage: write_xdf.py OUT.xdf [--datetime ISO] [--no-footers] [--gzip] [--truncate] [--corrupt]
 
 Streams (ids 1..5):
   1 EEG      float32, 3 channels Fz Cz Pz in microvolts, 100 Hz, drifting clock, an outlier offset;
@@ -11,6 +11,8 @@ Streams (ids 1..5):
   4 Markers  string, 1 channel, irregular, text with non-ASCII and XML-special characters.
   5 Empty    float32, 2 channels, no samples.
 --truncate cuts the file inside its last Samples chunk (and writes no footers after it).
+--corrupt writes 3 as the NumLengthBytes of a Samples chunk half way through the file: readers
+report it and go on after the next Boundary chunk.
 """
 import gzip
 import random
@@ -170,18 +172,24 @@ def main():
             last = s["t"][-1] if s["t"] else 0.0
             w.chunk(6, struct.pack("<I", sid) + footer(first, last, len(s["t"]), s["off"]))
     data = bytes(w.out)
+    samples = [i + 1 for i, c in enumerate(w.chunk_starts) if c[1] == 3]
+    damaged = samples[-1]
     if "--truncate" in args:
         start, tag = [c for c in w.chunk_starts if c[1] == 3][-1]
         data = data[: start + 40]
+    if "--corrupt" in args:
+        damaged = samples[len(samples) // 2]
+        start = w.chunk_starts[damaged - 1][0]
+        data = data[:start] + b"\x03" + data[start + 1 :]
     if "--gzip" in args:
         with gzip.open(path, "wb") as f:
             f.write(data)
     else:
         with open(path, "wb") as f:
             f.write(data)
-    # What the test needs to know about the file: its chunks and where the last Samples chunk starts.
-    samples = [i + 1 for i, c in enumerate(w.chunk_starts) if c[1] == 3]
-    print("chunks %d last_samples_chunk %d at %d" % (w.count, samples[-1], w.chunk_starts[samples[-1] - 1][0]))
+    # What the test needs to know about the file: its chunks and where the damaged chunk starts
+    # (the last Samples chunk unless --corrupt).
+    print("chunks %d damaged_chunk %d at %d" % (w.count, damaged, w.chunk_starts[damaged - 1][0]))
 
 
 main()
