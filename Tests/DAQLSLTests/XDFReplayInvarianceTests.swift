@@ -21,13 +21,15 @@ import Testing
         return dir + "/p.yaml"
     }
 
-    @Test func everyClockAndBatchSizeGivesTheSameRows() throws {
+    /// Every stream merged, and one stream alone (copied run by run, not merged).
+    @Test(arguments: [("", 6000 + 2000 + 600 + 6), (", streams: [EEG]", 6000)])
+    func everyClockAndBatchSizeGivesTheSameRows(extra: String, samples: Int) throws {
         let (path, _) = try XDFFixture.write()
-        let file = try pipeline(path)
+        let file = try pipeline(path, extra: extra)
         let once = try PipelineHarness.run(
             yaml: try String(contentsOfFile: file, encoding: .utf8), plugins: LSLPlugins.all, file: file)
         // Worth comparing only when every stream is there.
-        try #require(once.data("out").count == 6000 + 2000 + 600 + 6, "\(once.result)")
+        try #require(once.data("out").count == samples, "\(once.result)")
         let differences = try ClockInvariance.differences(
             pipeline: file, plugins: LSLPlugins.all + [.collect], replaySpeed: 1000)
         #expect(differences.isEmpty, "\(differences.prefix(5).joined(separator: "\n"))")

@@ -1,5 +1,9 @@
 import DAQCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An XDF file's content, front to back, through a read-ahead buffer: varints and tags are read
 /// from memory, not one system call each. `.xdf.gz` (recognised by its content) is inflated on
 /// the way, so offsets are always in the uncompressed content.
@@ -36,13 +40,15 @@ final class XDFInput {
     private func fill(_ count: Int) throws -> Int {
         if end - start >= count { return end - start }
         if start > 0 {
-            // The unread tail moves to the front: the buffer is reused, not reallocated per read.
-            buffer.removeSubrange(0..<start)
+            // The unread tail moves to the front: the buffer keeps its size and is reused.
+            let (from, length) = (start, end - start)
+            buffer.withUnsafeMutableBytes { raw in _ = memmove(raw.baseAddress!, raw.baseAddress! + from, length) }
             end -= start
             start = 0
         }
         let size = Swift.max(count, Self.readAhead)
-        if buffer.count < size { buffer.append(contentsOf: repeatElement(0, count: size - buffer.count)) }
+        // Grown only for a chunk longer than any before; zero-filled in one go.
+        if buffer.count < size { buffer += [UInt8](repeating: 0, count: size - buffer.count) }
         // One read fills the buffer unless the content ends: ByteReader reads short only at the end.
         end += try reader.read(into: &buffer, at: end, count: buffer.count - end)
         return end - start

@@ -52,21 +52,66 @@ enum XDFSampleDecoder {
         }
         var first: Double?
         let interval = info.deducedInterval
+        if width > 0 {
+            // Fixed-size values: one pass over the bytes, bounds checked by hand, no slice per sample.
+            let sampleBytes = channels * width
+            var failure: XDFContentProblem?
+            var end = r.offset
+            content.withUnsafeBytes { p in
+                var pos = end
+                for k in 0..<count {
+                    guard pos < p.count else {
+                        failure = XDFContentProblem(
+                            offset: pos, "expected sample \(k)'s time-stamp flag; the chunk ends")
+                        return
+                    }
+                    let flag = p[pos]
+                    pos += 1
+                    var stamp = last + interval
+                    if flag != 0 {
+                        guard pos + 8 <= p.count else {
+                            failure = XDFContentProblem(
+                                offset: pos, "expected sample \(k)'s time stamp; the chunk ends")
+                            return
+                        }
+                        stamp = Double(
+                            bitPattern: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: pos, as: UInt64.self)))
+                        pos += 8
+                    }
+                    last = stamp
+                    if k == 0 { first = stamp }
+                    guard pos + sampleBytes <= p.count else {
+                        failure = XDFContentProblem(
+                            offset: pos, "expected sample \(k)'s \(channels) values of \(width) bytes; the chunk ends")
+                        return
+                    }
+                    if keep {
+                        block.times.append(stamp)
+                        append(
+                            UnsafeRawBufferPointer(rebasing: p[pos..<(pos + sampleBytes)]), format: info.format,
+                            to: &block)
+                    }
+                    pos += sampleBytes
+                }
+                end = pos
+            }
+            if let failure { throw failure }
+            if end != content.count {
+                throw XDFContentProblem(
+                    offset: end, "\(count) samples end after \(end) of the chunk's \(content.count) bytes")
+            }
+            return (count, first)
+        }
         for k in 0..<count {
             let flag = try r.bytes(1, "sample \(k)'s time-stamp flag").first!
             let stamp = flag != 0 ? try r.double("sample \(k)'s time stamp") : last + interval
             last = stamp
             if first == nil { first = stamp }
             if keep { block.times.append(stamp) }
-            if width > 0 {
-                let values = try r.bytes(channels * width, "sample \(k)'s \(channels) values")
-                if keep { append(values, format: info.format, to: &block) }
-            } else {
-                for c in 0..<channels {
-                    let length = try r.varint("the length of sample \(k)'s channel \(c + 1) text")
-                    let text = try r.bytes(length, "sample \(k)'s channel \(c + 1) text of \(length) bytes")
-                    if keep { block.strings.append(String(decoding: text, as: UTF8.self)) }
-                }
+            for c in 0..<channels {
+                let length = try r.varint("the length of sample \(k)'s channel \(c + 1) text")
+                let text = try r.bytes(length, "sample \(k)'s channel \(c + 1) text of \(length) bytes")
+                if keep { block.strings.append(String(decoding: text, as: UTF8.self)) }
             }
         }
         if !r.atEnd {
@@ -76,43 +121,36 @@ enum XDFSampleDecoder {
         return (count, first)
     }
 
-    private static func append(_ raw: ArraySlice<UInt8>, format: XDFChannelFormat, to block: inout XDFSampleBlock) {
-        raw.withUnsafeBytes { p in
-            let n = p.count / format.width
-            switch format {
-            case .float32:
-                for i in 0..<n {
-                    block.doubles.append(
-                        Double(
-                            Float(
-                                bitPattern: UInt32(
-                                    littleEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)))))
-                }
-            case .double64:
-                for i in 0..<n {
-                    block.doubles.append(
-                        Double(
-                            bitPattern: UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))))
-                }
-            case .int8:
-                for i in 0..<n { block.ints.append(Int64(Int8(bitPattern: p[i]))) }
-            case .int16:
-                for i in 0..<n {
-                    block.ints.append(
-                        Int64(Int16(littleEndian: p.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))))
-                }
-            case .int32:
-                for i in 0..<n {
-                    block.ints.append(
-                        Int64(Int32(littleEndian: p.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))))
-                }
-            case .int64:
-                for i in 0..<n {
-                    block.ints.append(Int64(littleEndian: p.loadUnaligned(fromByteOffset: i * 8, as: Int64.self)))
-                }
-            case .string:
-                break
+    /// Appends `p`'s values (one sample's channels), widened to the block's storage.
+    private static func append(_ p: UnsafeRawBufferPointer, format: XDFChannelFormat, to block: inout XDFSampleBlock) {
+        let n = p.count / Swift.max(format.width, 1)
+        switch format {
+        case .float32:
+            for i in 0..<n {
+                let bits = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                block.doubles.append(Double(Float(bitPattern: bits)))
             }
+        case .double64:
+            for i in 0..<n {
+                let bits = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                block.doubles.append(Double(bitPattern: bits))
+            }
+        case .int8:
+            for i in 0..<n { block.ints.append(Int64(Int8(bitPattern: p[i]))) }
+        case .int16:
+            for i in 0..<n {
+                block.ints.append(Int64(Int16(littleEndian: p.loadUnaligned(fromByteOffset: i * 2, as: Int16.self))))
+            }
+        case .int32:
+            for i in 0..<n {
+                block.ints.append(Int64(Int32(littleEndian: p.loadUnaligned(fromByteOffset: i * 4, as: Int32.self))))
+            }
+        case .int64:
+            for i in 0..<n {
+                block.ints.append(Int64(littleEndian: p.loadUnaligned(fromByteOffset: i * 8, as: Int64.self)))
+            }
+        case .string:
+            break
         }
     }
 }

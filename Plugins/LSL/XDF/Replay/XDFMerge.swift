@@ -28,6 +28,7 @@ final class XDFMerge {
 
     /// Appends up to `limit` samples.
     func read(into batch: inout Batch, limit: Int) throws -> SourceStatus {
+        if cursors.count == 1 { return try readOne(into: &batch, limit: limit) }
         var columns = XDFBatchColumns(fields: plan.fields, capacity: Swift.min(limit, 4096))
         var uptimes: [Double] = []
         var stamps: [Double] = []
@@ -77,6 +78,58 @@ final class XDFMerge {
             for column in columns.columns() { batch.setColumn(column) }
         }
         return heads.contains { $0 != nil } ? .more : .finished
+    }
+
+    /// One stream: nothing to merge, so its chunks are copied into dense columns run by run.
+    private func readOne(into batch: inout Batch, limit: Int) throws -> SourceStatus {
+        let cursor = cursors[0]
+        let info = cursor.record.info
+        let channels = info.channelCount
+        let places = plan.places[0]
+        var uptimes: [Double] = []
+        var stamps: [Double] = []
+        var doubles = [[Double]](repeating: [], count: info.format.fieldType == .double ? channels : 0)
+        var ints = [[Int64]](repeating: [], count: info.format.fieldType == .int ? channels : 0)
+        var strings = [[String]](repeating: [], count: info.format == .string ? channels : 0)
+        while stamps.count < limit, try cursor.head() != nil {
+            let n = Swift.min(limit - stamps.count, cursor.available)
+            let block = cursor.block
+            let from = cursor.next
+            for i in from..<(from + n) {
+                let stamp = block.times[i] + origin
+                if firstStamp == nil { firstStamp = stamp }
+                lastUptime = Swift.max(lastUptime, stamp - firstStamp!)
+                uptimes.append(lastUptime)
+                stamps.append(stamp)
+            }
+            for c in 0..<channels {
+                switch info.format {
+                case .float32, .double64:
+                    for i in from..<(from + n) { doubles[c].append(block.doubles[i * channels + c]) }
+                case .string:
+                    for i in from..<(from + n) { strings[c].append(block.strings[i * channels + c]) }
+                default:
+                    for i in from..<(from + n) { ints[c].append(block.ints[i * channels + c]) }
+                }
+            }
+            emitted[0] += n
+            cursor.advance(by: n)
+        }
+        if !stamps.isEmpty {
+            let kinds = info.format == .string ? [SampleKind](repeating: .event, count: stamps.count) : nil
+            batch.appendRows(uptimes: uptimes, timestamps: stamps, kinds: kinds)
+            batch.setColumn(
+                Column(name: XDFFieldPlan.streamField, strings: Array(repeating: info.name, count: stamps.count)))
+            for c in 0..<channels {
+                let name = plan.fields[places[c]].name
+                switch info.format {
+                case .float32, .double64: batch.setColumn(Column(name: name, doubles: doubles[c]))
+                case .string: batch.setColumn(Column(name: name, strings: strings[c]))
+                default: batch.setColumn(Column(name: name, ints: ints[c]))
+                }
+            }
+        }
+        return try cursor.head() != nil ? .more : .finished
     }
 
     /// Throws the damage the replay stopped at, once every sample before it went out.

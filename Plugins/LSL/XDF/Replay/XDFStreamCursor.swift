@@ -48,8 +48,16 @@ final class XDFStreamCursor {
 
     /// Moves past the sample ``head()`` gave.
     func advance() {
-        next += 1
-        handed += 1
+        advance(by: 1)
+    }
+
+    /// Samples of the current chunk from ``next`` on that may still go out; call ``head()`` first.
+    var available: Int { Swift.min(block.count - next, limit - handed) }
+
+    /// Moves past `n` samples of the current chunk (at most ``available``).
+    func advance(by n: Int) {
+        next += n
+        handed += n
         if handed == limit { next = block.count }
     }
 
