@@ -20,11 +20,15 @@ enum XDFChunkEncoding {
     }
 
     static func appendUInt(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+        if width == 8 {
+            withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+            return
+        }
         for k in 0..<width { out.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(k)))) }
     }
 
     static func appendDouble(_ value: Double, to out: inout [UInt8]) {
-        appendUInt(value.bitPattern, width: 8, to: &out)
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
     }
 
     /// A chunk of `tag` for stream `stream` (when the tag has one) holding `content`.

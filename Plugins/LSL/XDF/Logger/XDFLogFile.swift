@@ -74,6 +74,8 @@ final class XDFLogFile {
     }
 
     static let markerStreamName = "markers"
+    /// The most bytes of samples a stream holds before they become a Samples chunk.
+    static let chunkBytes = 1 << 20
 
     /// The XDF stream of input `name`: its numeric fields (or, without any, its text fields) as
     /// channels; `nil` for an input with neither.
@@ -98,20 +100,30 @@ final class XDFLogFile {
     }
 
     /// Adds a batch: data to its stream, events and markers to the marker stream.
-    func add(_ batch: Batch) {
+    /// - Throws: ``OutputFileError`` when a full chunk cannot be written (a full disk).
+    func add(_ batch: Batch) throws {
         let stream = streams[batch.stream]
         let columns = stream.map { s in s.channels.map { batch.columnIndex($0.name) } } ?? []
         let markerColumn = batch.columnIndex(StreamDescriptor.markerField.name)
+        // Data rows go to the stream in runs, between the markers and events, which keep their order.
+        var run: [Int] = []
+        func flushRun() throws {
+            guard let stream, !run.isEmpty else { return }
+            stream.add(batch, rows: run, columns: columns)
+            count(run.count)
+            run.removeAll(keepingCapacity: true)
+            // Memory stays bounded between flushes: a stream past 1 MiB becomes a chunk now.
+            if stream.pending.count >= Self.chunkBytes { try out.withBuffer { stream.appendSamples(to: &$0) } }
+        }
         for row in 0..<batch.count {
+            if batch.kinds[row] != .data { try flushRun() }
             switch batch.kinds[row] {
             case .data:
                 if t0 == nil {
                     t0 = batch.timestamps[row] - batch.uptimes[row]
                     releaseMarkers()
                 }
-                guard let stream else { continue }
-                stream.add(batch, row: row, columns: columns)
-                count(1)
+                run.append(row)
             case .event:
                 let text = markerColumn.flatMap { batch.columns[$0][row].stringValue } ?? "\(batch.stream) event"
                 addMarker(text, at: batch.timestamps[row])
@@ -126,6 +138,7 @@ final class XDFLogFile {
                 }
             }
         }
+        try flushRun()
     }
 
     private func addMarker(_ text: String, at t: Double) {

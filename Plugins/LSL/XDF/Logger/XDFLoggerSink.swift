@@ -64,7 +64,7 @@ public final class XDFLoggerSink: SinkPlugin {
     public func write(_ batch: Batch, context: StageContext) throws {
         guard case .writing(let file) = state else { return }
         let before = file.bytesWritten
-        file.add(batch)
+        try file.add(batch)
         context.wrote(bytes: file.bytesWritten - before)
     }
 

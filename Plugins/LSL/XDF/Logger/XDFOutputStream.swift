@@ -74,40 +74,55 @@ final class XDFOutputStream {
         XDFChunkEncoding.appendChunk(.streamHeader, stream: id, content: xml.bytes[...], to: &out)
     }
 
-    /// Adds row `row` of `batch`, reading each channel from `columns` (the batch's column of each
-    /// channel, `nil` when the batch has none).
-    func add(_ batch: Batch, row: Int, columns: [Int?]) {
-        let t = batch.timestamps[row]
-        stamp(t)
-        for column in columns {
-            let value = column.map { batch.columns[$0][row] } ?? .null
-            switch format {
-            case .double64:
-                var d = Double.nan
-                switch value {
-                case .double(let v): d = v
-                case .int(let v): d = Double(v)
-                case .bool(let b): d = b ? 1 : 0
-                default: nulls += 1
+    /// Adds the rows `rows` of `batch`, reading each channel from `columns` (the batch's column
+    /// of each channel, `nil` when the batch has none): column by column from unboxed storage,
+    /// values written as bytes, nothing allocated per sample.
+    func add(_ batch: Batch, rows: [Int], columns: [Int?]) {
+        guard !rows.isEmpty else { return }
+        let sources = columns.map { $0.map { batch.columns[$0] } }
+        let plain = sources.map { $0?.plainDoubles }
+        let sampleBytes = 9 + channels.count * (format == .string ? 0 : 8)
+        pending.reserveCapacity(pending.count + rows.count * sampleBytes)
+        for row in rows {
+            stamp(batch.timestamps[row])
+            for c in 0..<sources.count {
+                if format == .double64, let doubles = plain[c] {
+                    XDFChunkEncoding.appendDouble(doubles[row], to: &pending)
+                    continue
                 }
-                XDFChunkEncoding.appendDouble(d, to: &pending)
-            case .int64:
-                var i: Int64 = 0
-                switch value {
-                case .int(let v): i = v
-                case .bool(let b): i = b ? 1 : 0
-                default: nulls += 1
-                }
-                XDFChunkEncoding.appendUInt(UInt64(bitPattern: i), width: 8, to: &pending)
-            default:
-                var text = ""
-                switch value {
-                case .string(let s): text = s
-                case .null: nulls += 1
-                default: text = "\(value)"
-                }
-                appendText(text)
+                append(sources[c].map { $0[row] } ?? .null)
             }
+        }
+    }
+
+    /// Appends one channel's value in the stream's format.
+    private func append(_ value: Value) {
+        switch format {
+        case .double64:
+            var d = Double.nan
+            switch value {
+            case .double(let v): d = v
+            case .int(let v): d = Double(v)
+            case .bool(let b): d = b ? 1 : 0
+            default: nulls += 1
+            }
+            XDFChunkEncoding.appendDouble(d, to: &pending)
+        case .int64:
+            var i: Int64 = 0
+            switch value {
+            case .int(let v): i = v
+            case .bool(let b): i = b ? 1 : 0
+            default: nulls += 1
+            }
+            XDFChunkEncoding.appendUInt(UInt64(bitPattern: i), width: 8, to: &pending)
+        default:
+            var text = ""
+            switch value {
+            case .string(let s): text = s
+            case .null: nulls += 1
+            default: text = "\(value)"
+            }
+            appendText(text)
         }
     }
 
