@@ -50,7 +50,7 @@ public final class XDFReplaySource: SourcePlugin {
                 XDFFieldPlan.markerField, .string, "a one-channel text (marker) stream's text; its samples are events"),
         ],
         note:
-            "then each stream's channels by label (else ch1…chN), typed by channel_format, with their units; the nominal rate of a single stream; time base recorded (dated by the file header) or elapsed"
+            "then each stream's channels by label (else ch1…chN), typed by channel_format, with their units; the nominal rate of a single stream; timestamps: XDF time + the header's unix_offset (logger.xdf), else the header's datetime is the earliest time stamp (LabRecorder; time base recorded), else seconds since the earliest time stamp (elapsed)"
     )
 
     /// What the file holds and what reading it found, as the run manifest's `inputs` entry has it.
