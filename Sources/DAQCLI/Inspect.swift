@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQLSL
 import DAQMotion
 import Foundation
 
@@ -25,6 +26,10 @@ extension DAQCommand {
                 (wear under 0.5) shaded. Rows are placed by timestampDate's own offset, else by \
                 timestamp (seconds since 1970) on --time-zone's clock.
 
+                An XDF file (.xdf, .xdf.gz) is described stream by stream: rate (nominal and \
+                measured), samples, first and last time, clock offsets (count, mean), and whether \
+                its footers are missing ('daq repair' adds them).
+
                 Given a run directory (one with a manifest.json) it reports how the run ended, \
                 and "interrupted" for a run that was killed: its manifest still says running \
                 and no daq process holds it ('daq repair DIR' closes its files and marks it).
@@ -44,6 +49,7 @@ extension DAQCommand {
 
         func run() throws {
             if RunRecord.isRunDirectory(recording) { return try inspectRun(recording) }
+            if XDFRepair.isXDF(recording) { return try inspectXDF(recording) }
             if let metric = EpochTable.metric(inHeaderOf: recording) { return try inspectEpochs(metric: metric) }
             var config = "path: \(BatchPlan.quoted(recording))\non_bad_row: skip"
             if let timeUnit { config += "\ntime_unit: \(timeUnit)" }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DAQCore
+import DAQLSL
 import DAQSHA256
 import DAQSampleLogger
 import Foundation
@@ -9,6 +10,9 @@ extension DAQCommand {
         static let configuration = CommandConfiguration(
             abstract: "Close logger files and run records left open by a run that was killed.",
             discussion: """
+                An XDF file (logger.xdf, or LabRecorder's) gets a StreamFooter for every stream \
+                that lacks one, counted from the file, and loses a chunk cut short at its end.
+
                 A logger.json file cut off mid-way (a crash, a power cut, kill -9) keeps every \
                 complete item: the partial item at its end is dropped and the items array and \
                 root object are closed, so any JSON reader can open it. A logger.jsonl file \
@@ -33,8 +37,8 @@ extension DAQCommand {
                 """)
 
         @Argument(
-            help: "Run directories, or logger.json, logger.jsonl and logger.csv files.",
-            completion: .file(extensions: ["json", "jsonl", "csv"]))
+            help: "Run directories, or logger.json, logger.jsonl, logger.csv and .xdf files.",
+            completion: .file(extensions: ["json", "jsonl", "csv", "xdf"]))
         var files: [String]
 
         func run() throws {
@@ -42,6 +46,10 @@ extension DAQCommand {
             for file in files {
                 if RunRecord.isRunDirectory(file) {
                     failed = !repairRun(file) || failed
+                    continue
+                }
+                if XDFRepair.isXDF(file) {
+                    failed = repairXDF(file) == nil || failed
                     continue
                 }
                 do {
@@ -52,6 +60,18 @@ extension DAQCommand {
                 }
             }
             if failed { throw ExitStatus.runtimeFailure }
+        }
+
+        /// Repairs an XDF file, printing what it did; `nil` (with the error printed) when it could not.
+        private func repairXDF(_ path: String, quiet: Bool = false) -> XDFRepair.Outcome? {
+            do {
+                let outcome = try XDFRepair.repairFile(atPath: path)
+                if outcome.changed || !quiet { print(outcome.description) }
+                return outcome
+            } catch {
+                printError("\(path): error: \(error)")
+                return nil
+            }
         }
 
         /// Repairs every log of a run directory and, for a killed run, its manifest.
@@ -72,6 +92,16 @@ extension DAQCommand {
             for (name, _) in RunRecord.dataFiles(in: directory) {
                 let path = (directory as NSString).appendingPathComponent(name)
                 let format = (name as NSString).pathExtension
+                if format == "xdf" {
+                    guard let outcome = repairXDF(path, quiet: true) else {
+                        ok = false
+                        continue
+                    }
+                    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+                    files.append(
+                        RunRecorder.OutputFile(path: name, format: format, samples: outcome.samples, bytes: size ?? 0))
+                    continue
+                }
                 guard ["json", "jsonl", "csv"].contains(format) else { continue }
                 do {
                     let outcome = try LogRepair.repairFile(atPath: path)
