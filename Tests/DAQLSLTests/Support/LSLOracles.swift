@@ -51,7 +51,8 @@ enum LSLOracles {
         """
 
     /// A pylsl inlet on the stream named `name`: resolves it (bounded), prints `connected`
-    /// once its stream is open, pulls until `stop` exists and nothing more comes, and writes
+    /// once its stream is open, pulls until `stop` exists and nothing more comes or the outlet
+    /// is gone, and writes
     /// every sample (values, timestamp with pylsl's own clock offset added) and the stream's
     /// info to `record`.
     static let inlet = """
@@ -68,13 +69,16 @@ enum LSLOracles {
         print("connected", flush=True)
         samples = []
         deadline = time.time() + 300
+        offset = inlet.time_correction(5)
         while time.time() < deadline:
-            chunk, stamps = inlet.pull_chunk(timeout=0.2)
+            try:
+                chunk, stamps = inlet.pull_chunk(timeout=0.2)
+            except pylsl.util.LostError:
+                break  # the outlet is gone: everything it sent was pulled before
             for values, ts in zip(chunk, stamps):
                 samples.append([values, ts])
             if not chunk and os.path.exists(stop):
                 break
-        offset = inlet.time_correction(5)
         labels, units = [], []
         ch = info.desc().child("channels").child("channel")
         while not ch.empty():
