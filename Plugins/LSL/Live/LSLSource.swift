@@ -21,7 +21,7 @@ public final class LSLSource: SourcePlugin {
 
     public static let typeName = "lsl"
     public static let summary =
-        "A live Lab Streaming Layer stream (by name, type, source_id or query): channels as fields, markers as events."
+        "A live Lab Streaming Layer stream (by name, stream_type, source_id or query): channels as fields, markers as events."
     public static let output = StreamOutput(
         .free,
         [OutputField("marker", .string, "a marker stream's text (one string channel); samples are events")],

@@ -8,7 +8,7 @@ public struct LSLSourceSettings: ClockDependentConfiguration {
     @Setting(key: "source_id", "The stream's source id: what stays the same when its outlet restarts.")
     var sourceID: String?
     @Setting(
-        "An LSL XPath 1.0 predicate on the stream's <info>, e.g. name='EEG' and hostname='lab3'; combined with name, type and source_id by and."
+        "An LSL XPath 1.0 predicate on the stream's <info>, e.g. name='EEG' and hostname='lab3'; combined with name, stream_type and source_id by and."
     )
     var query: String?
     @Setting("How long to wait at start for the stream to appear; the run fails to start after it.")
