@@ -94,9 +94,19 @@ struct PipelinesTests {
         #expect(try Self.files.filter(Self.needsBroker) == ["broker-to-logger.yaml", "edge-to-broker.yaml"])
     }
 
-    /// The pipelines run here: those that need neither a device nor a broker.
+    /// Pipelines that speak Lab Streaming Layer: DAQLSLTests runs them inside a network namespace
+    /// of its own, so no LSL packet leaves the machine.
+    static func needsLSL(_ file: String) throws -> Bool {
+        let spec = try PipelineLoader(
+            registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file)
+        )
+        .load(file: directory.appendingPathComponent(file).path)
+        return spec.components.contains { $0.plugin.typeName == "lsl" }
+    }
+
+    /// The pipelines run here: those that need neither a device, a broker nor LSL.
     static var runnable: [String] {
-        files.filter { (try? !needsHardware($0) && !needsBroker($0)) ?? true }
+        files.filter { (try? !needsHardware($0) && !needsBroker($0) && !needsLSL($0)) ?? true }
     }
 
     /// What the sources of every runnable pipeline emit, counted by readers others wrote
