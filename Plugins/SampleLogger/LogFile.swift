@@ -163,13 +163,15 @@ final class LogFile {
         guard let t0 else { return }
         // The markers' own `marker` column is theirs, not a field to warn about.
         for column in batch.columns
-        where reservedItemKeys.contains(column.name) && Self.dataHas(column, in: batch)
+        where reservedItemKeys.contains(column.name) && !sharedItemKeys.contains(column.name)
+            && Self.dataHas(column, in: batch)
             && warnedFields.insert(column.name).inserted
         {
             warn("field '\(column.name)' has the name of an item key; it is not written to \(path)")
         }
         // Per batch, not per sample: where each header field sits, or each column's key bytes.
         let csvColumns = layout == .csv ? csvFields.map { batch.columnIndex($0) } : []
+        let markerColumn = layout == .csv ? batch.columnIndex("marker") : nil
         let jsonKeys = layout == .csv ? [] : LogItemJSON.keys(of: batch)
         try out.withBuffer { buffer in
             writeCSVHeaderIfPending(to: &buffer)
@@ -178,7 +180,8 @@ final class LogFile {
                 appendSeparator(to: &buffer)
                 if layout == .csv {
                     LogItemCSV.appendSample(
-                        batch, row: row, columns: csvColumns, t0: t0, decimals: decimals, dates: &dates, to: &buffer)
+                        batch, row: row, columns: csvColumns, marker: markerColumn, t0: t0, decimals: decimals,
+                        dates: &dates, to: &buffer)
                 } else {
                     LogItemJSON.appendSample(
                         batch, row: row, keys: jsonKeys, t0: t0, decimals: decimals, dates: &dates, to: &buffer)

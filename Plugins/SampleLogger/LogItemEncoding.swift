@@ -76,6 +76,10 @@ struct LogPause: Sendable, Equatable {
 /// The keys every item carries; a field of the same name would make a duplicate key.
 let reservedItemKeys: Set<String> = ["uptime", "timestamp", "stepPath", "timestampDate", "kind", "marker"]
 
+/// A field an event may carry under an item key's name: `marker`, the text of a marker stream's
+/// sample (an LSL or XDF marker), goes where a step marker's kind goes, in the same key or column.
+let sharedItemKeys: Set<String> = ["marker"]
+
 /// Encodes items in `RSDRecordSampleLogger`'s layout straight into an output buffer.
 ///
 /// Everything here runs once per sample, so it appends bytes and never builds a `String`, and
@@ -84,7 +88,7 @@ enum LogItemJSON {
     /// The bytes `,"name":` of each column, `nil` for a column whose name is an item key.
     static func keys(of batch: Batch) -> [[UInt8]?] {
         batch.columns.map { column in
-            if reservedItemKeys.contains(column.name) { return nil }
+            if reservedItemKeys.contains(column.name) && !sharedItemKeys.contains(column.name) { return nil }
             var key: [UInt8] = [UInt8(ascii: ",")]
             JSONEncoding.appendString(column.name, to: &key)
             key.append(UInt8(ascii: ":"))
@@ -161,9 +165,10 @@ enum LogItemCSV {
     }
 
     /// A data or event row; `columns[i]` is the batch column of header field `i`.
+    /// - Parameter marker: the batch's `marker` field, whose text goes in the `marker` column.
     static func appendSample(
-        _ batch: Batch, row: Int, columns: [Int?], t0: Double, decimals: Int?, dates: inout LocalDateFormat?,
-        to out: inout [UInt8]
+        _ batch: Batch, row: Int, columns: [Int?], marker: Int? = nil, t0: Double, decimals: Int?,
+        dates: inout LocalDateFormat?, to out: inout [UInt8]
     ) {
         JSONEncoding.appendDouble(batch.uptimes[row], to: &out)
         out.append(UInt8(ascii: ","))
@@ -174,6 +179,7 @@ enum LogItemCSV {
         // timestampDate: markers only, unless the stream has dates of its own; then no marker.
         dates?.append(batch.timestamps[row], to: &out)
         out.append(UInt8(ascii: ","))
+        if let marker, case .string(let text) = batch.columns[marker][row] { appendCell(text, to: &out) }
         for index in columns {
             out.append(UInt8(ascii: ","))
             guard let index else { continue }
