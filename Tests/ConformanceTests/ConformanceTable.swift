@@ -2,10 +2,22 @@ import DAQCore
 
 /// Every built-in plugin's conformance entry, by module; see the `Entries+*.swift` files.
 enum ConformanceTable {
-    static var entries: [Entry] { standard + exec + motion + loggers + ble + barcode + liveScanners + services }
+    static var entries: [Entry] {
+        standard + exec + motion + loggers + ble + barcode + liveScanners + services + lsl
+    }
 
     /// Built-in plugins the suite cannot run in-process, each with the reason.
     static let exclusions: [Exclusion] = [
+        Exclusion(
+            kind: .source, type: "lsl",
+            reason:
+                "needs an LSL stream on a network, which a test may only make inside a network namespace of its own; LSLSourceTests run it there against a pylsl outlet"
+        ),
+        Exclusion(
+            kind: .sink, type: "lsl",
+            reason:
+                "publishes LSL outlets, which a test may only do inside a network namespace of its own; LSLSinkTests run it there with LabRecorderCLI and a pylsl inlet"
+        ),
         Exclusion(
             kind: .source, type: "ble.scan",
             reason:

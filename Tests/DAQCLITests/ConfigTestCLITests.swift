@@ -15,7 +15,10 @@ struct ConfigTestCLITests {
         )
         .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".daqtest.yaml") }.sorted()
         #expect(pipelines.count >= 15)
-        for p in pipelines {
+        // A config test runs the pipeline's sinks on this machine's network: the lsl outlet is
+        // tested inside a network namespace instead (Tests/DAQLSLTests, LSLSinkTests).
+        let publishesOnTheNetwork: Set = ["lsl-outlet.yaml"]
+        for p in pipelines where !publishesOnTheNetwork.contains(p) {
             let name = String(p.dropLast(".yaml".count))
             #expect(Self.passing.contains("pipelines/\(name).daqtest.yaml"), "no passing test of \(p)")
             #expect(
