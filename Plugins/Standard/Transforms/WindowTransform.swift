@@ -169,8 +169,10 @@ public final class WindowTransform: TransformPlugin {
     }
 
     private func close(before u: Double, into out: inout Batch, context: StageContext) {
-        while let w = open.first, Double(w.index) * slide + size <= u + 1e-9 {
-            open.removeFirst()
+        // Called for every sample: read the first window's index in place, since copying the
+        // window (its groups' arrays) to test it cost a retain and release of each array.
+        while !open.isEmpty, Double(open[0].index) * slide + size <= u + 1e-9 {
+            let w = open.removeFirst()
             nextIndex = Swift.max(nextIndex, w.index + 1)
             let start = Double(w.index) * slide
             let end = start + size
