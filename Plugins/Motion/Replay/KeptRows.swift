@@ -28,6 +28,9 @@ struct KeptRows {
         count += 1
     }
 
+    /// The buffer row of the `k`-th kept row.
+    func index(_ k: Int) -> Int { indices?[k] ?? k }
+
     /// The kept rows of `values`, a column of the buffer.
     func gather<T>(_ values: [T]) -> [T] {
         guard let indices else { return count == values.count ? values : Array(values[0..<count]) }

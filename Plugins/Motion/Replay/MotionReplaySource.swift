@@ -289,9 +289,6 @@ public final class MotionReplaySource: SourcePlugin {
             }
         }
         self.timing = timing
-        gaps.see(
-            times: rows.times, kinds: rows.kinds, lines: rows.lines, period: timing.period, path: path,
-            context: context)
         if !declaredFromRows && rows.count > 0 {
             // What the header and first rows say, now that they are read: the same as the run was
             // built with for a file, more than it could know for a FIFO.
@@ -299,6 +296,10 @@ public final class MotionReplaySource: SourcePlugin {
             context.declare(descriptor(of: reader, first: rows))
         }
         var stamps = kept.gather(rows.times)
+        // The rows that go out, as they go out: where a batch ends (or `end:` cuts) changes nothing.
+        gaps.see(
+            times: stamps, isData: { rows.kinds.isEmpty || rows.kinds[kept.index($0)] == .data },
+            line: { rows.lines.isEmpty ? nil : rows.lines[kept.index($0)] }, path: path, context: context)
         if offset != 0 { for k in stamps.indices { stamps[k] += offset } }
         batch.appendRows(
             uptimes: uptimes, timestamps: stamps, stepPaths: hasSteps ? kept.gather(rows.stepPaths) : nil,
