@@ -110,7 +110,9 @@ struct ConfigAliasBudgetTests {
     func aTabInTheIndentationIsCalledATab(text: String, line: Int, column: Int) throws {
         let d = try V.single(text)
         #expect(
-            d.message == "a tab in the indentation: YAML indents with spaces only; replace the tab with spaces", "\(d)")
+            d.message
+                == "YAML syntax: a tab in the indentation; YAML indents with spaces only, so replace the tab with spaces",
+            "\(d)")
         #expect(d.line == line && d.column == column, "\(d)")
     }
 }

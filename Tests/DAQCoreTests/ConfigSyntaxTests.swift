@@ -37,7 +37,7 @@ struct ConfigSyntaxTests {
         Case(
             name: "tab used for indentation",
             yaml: "sources:\n\tsrc: {type: ticker}\n",
-            line: 2, column: 1, fragments: ["found character that cannot start any token"]),
+            line: 2, column: 1, fragments: ["a tab in the indentation", "spaces only"]),
         Case(
             name: "double-quoted scalar never closed",
             yaml: "name: \"walk\nsources: {}\n",

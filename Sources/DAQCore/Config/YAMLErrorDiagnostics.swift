@@ -22,7 +22,9 @@ enum YAMLErrorDiagnostics {
                 return [
                     Diagnostic(
                         file: file, line: mark.line, column: tab,
-                        message: "a tab in the indentation: YAML indents with spaces only; replace the tab with spaces")
+                        message:
+                            "YAML syntax: a tab in the indentation; YAML indents with spaces only, so replace the tab with spaces"
+                    )
                 ]
             } else if let context {
                 message += " (\(context.text) at line \(context.mark.line))"
