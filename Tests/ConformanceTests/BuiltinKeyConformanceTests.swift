@@ -12,6 +12,9 @@ struct BuiltinKeyConformanceTests {
         "source ble.scan": "",
         "source stdin": "",
         "source infomanager.news": "base_url: http://127.0.0.1:9",
+        // Decoding opens no stream: the keys are checked without a network.
+        "source lsl": "name: EEG",
+        "sink lsl": "",
     ]
 
     @Test(arguments: ConformanceTable.entries)
