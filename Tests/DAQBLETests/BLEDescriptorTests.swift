@@ -49,24 +49,10 @@ import Testing
     /// `problems` of `samples` against `d`: a field not declared (but service data, named by
     /// UUIDs no configuration knows), or declared with a type that does not take its value.
     static func problems(_ samples: [Sample], _ d: StreamDescriptor) -> [String] {
-        var found: Set<String> = []
-        for s in samples {
-            for (name, value) in s.fields.pairs where !name.hasPrefix("service_data.") {
-                guard let f = d.field(name) else {
-                    found.insert("\(name) is not declared")
-                    continue
-                }
-                if !f.type.accepts(value) { found.insert("\(name): \(f.type) does not take \(value)") }
-            }
-        }
-        return found.sorted()
+        DescriptorFit.problems(samples, d) { $0.hasPrefix("service_data.") }
     }
 
-    /// Whether `s` has its fields in the descriptor's order.
-    static func inOrder(_ s: Sample, _ d: StreamDescriptor) -> Bool {
-        let at = s.fields.keys.compactMap { d.fieldIndex($0) }
-        return at == at.sorted()
-    }
+    static func inOrder(_ s: Sample, _ d: StreamDescriptor) -> Bool { DescriptorFit.inOrder(s, d) }
 
     func source(_ path: String, extra: String = "") throws -> BLEReplaySource {
         let config = try PluginConfigLoader.decode(

@@ -17,26 +17,11 @@ import Testing
     static let scans = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("recordings/scans.jsonl").path
 
-    /// Fields not declared, or declared with a type that does not take the value.
     static func problems(_ samples: [Sample], _ d: StreamDescriptor) -> [String] {
-        var found: Set<String> = []
-        for s in samples {
-            for (name, value) in s.fields.pairs {
-                guard let f = d.field(name) else {
-                    found.insert("\(name) is not declared")
-                    continue
-                }
-                if !f.type.accepts(value) { found.insert("\(name): \(f.type) does not take \(value)") }
-            }
-        }
-        return found.sorted()
+        DescriptorFit.problems(samples, d)
     }
 
-    /// Whether `s` has its fields in the descriptor's order.
-    static func inOrder(_ s: Sample, _ d: StreamDescriptor) -> Bool {
-        let at = s.fields.keys.compactMap { d.fieldIndex($0) }
-        return at == at.sorted()
-    }
+    static func inOrder(_ s: Sample, _ d: StreamDescriptor) -> Bool { DescriptorFit.inOrder(s, d) }
 
     func replay(_ path: String, _ extra: String = "") throws -> (StreamDescriptor, [Sample]) {
         let config = try PluginConfigLoader.decode(

@@ -10,27 +10,12 @@ import Testing
 /// type that takes its value, in the order the plugin writes them.
 @Suite("Info Manager descriptors")
 struct InfoManagerDescriptorTests {
-    /// Fields not declared, or declared with a type that does not take the value.
     static func problems(_ samples: [Sample], _ d: StreamDescriptor?) -> [String] {
         guard let d else { return ["no descriptor"] }
-        var found: Set<String> = []
-        for s in samples {
-            for (name, value) in s.fields.pairs {
-                guard let f = d.field(name) else {
-                    found.insert("\(name) is not declared")
-                    continue
-                }
-                if !f.type.accepts(value) { found.insert("\(name): \(f.type) does not take \(value)") }
-            }
-        }
-        return found.sorted()
+        return DescriptorFit.problems(samples, d)
     }
 
-    /// Whether `s` has its fields in the descriptor's order.
-    static func inOrder(_ s: Sample, _ d: StreamDescriptor) -> Bool {
-        let at = s.fields.keys.compactMap { d.fieldIndex($0) }
-        return at == at.sorted()
-    }
+    static func inOrder(_ s: Sample, _ d: StreamDescriptor) -> Bool { DescriptorFit.inOrder(s, d) }
 
     @Test func newsDeclaresItsItems() throws {
         let body = """
