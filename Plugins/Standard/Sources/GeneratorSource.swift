@@ -68,18 +68,25 @@ public final class GeneratorSource: SourcePlugin {
     public func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
         let end = count.map { min(Int64($0), next + Int64(limit)) } ?? next + Int64(limit)
         let n = Int(max(0, end - next))
+        // Column by column: the batch takes the arrays whole, with no per-sample call into it.
+        var uptimes = [Double]()
+        var timestamps = [Double]()
         var values = [Double]()
         var seqs = [Int64]()
+        uptimes.reserveCapacity(n)
+        timestamps.reserveCapacity(n)
         values.reserveCapacity(n)
         seqs.reserveCapacity(n)
         let start = context.startDate
         for i in next..<max(next, end) {
             let t = Double(i) / rate
-            batch.appendRow(uptime: t, timestamp: start + t)
+            uptimes.append(t)
+            timestamps.append(start + t)
             values.append(value(at: t, index: i))
             seqs.append(i)
         }
         next = max(next, end)
+        batch.appendRows(uptimes: uptimes, timestamps: timestamps)
         batch.setColumn(Column(name: "seq", ints: seqs))
         batch.setColumn(Column(name: field, doubles: values))
         if let count = count, next >= Int64(count) { return .finished }
