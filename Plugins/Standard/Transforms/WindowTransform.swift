@@ -69,9 +69,7 @@ public final class WindowTransform: TransformPlugin {
     private let fields: [String]
     private let stats: [Statistic]
     private let groupBy: String?
-    /// Open windows by start index, ascending.
-    private var open: [(index: Int64, groups: WindowGroups)] = []
-    private var nextIndex: Int64 = .min
+    private var open = OpenWindows()
     private let grace: Double
     /// Inputs that were NaN or infinite, left out of the statistics.
     private var nonFiniteInputs = 0
@@ -110,9 +108,13 @@ public final class WindowTransform: TransformPlugin {
         var out = Batch(stream: context.name)
         let columns = fields.map { batch.columnIndex($0) }
         let groupColumn = groupBy.flatMap { batch.columnIndex($0) }
+        // Out of `self` for the batch, unshared so it is changed in place, back at the end.
+        var windows = open
+        open = OpenWindows()
+        defer { open = windows }
         for row in 0..<batch.count where batch.kinds[row] == .data {
             let u = batch.uptimes[row]
-            close(before: u, into: &out, context: context)
+            close(&windows, before: u, into: &out)
             // Windows [k·slide, k·slide + size) holding u; the epsilon absorbs i/rate rounding.
             let last = Int64((u / slide + 1e-9).rounded(.down))
             let first = Int64(((u - size) / slide + 1e-9).rounded(.down)) + 1
@@ -121,33 +123,43 @@ public final class WindowTransform: TransformPlugin {
                 groupColumn.map { batch.columns[$0][row] }
                 ?? (groupBy == "stepPath" ? .string(batch.stepPaths[row]) : .null)
             // Windows start at 0: none reaches back before the run began.
-            let lowest = Swift.max(first, nextIndex, u >= 0 ? 0 : first)
+            let lowest = Swift.max(first, windows.nextIndex, u >= 0 ? 0 : first)
             guard lowest <= last else { continue }
             var nonFinite: Int?
             for k in lowest...last {
-                let slot = openSlot(k)
-                nonFinite = open[slot].groups.add(
-                    key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
+                let slot = windows.slot(k, fieldCount: fields.count, slide: slide, size: size)
+                nonFinite = windows.add(
+                    at: slot, key: key, row: row, batch: batch, columns: columns, stepPath: batch.stepPaths[row])
             }
             if let f = nonFinite { noteNonFinite(fields[f], uptime: u, context: context) }
         }
         batch = out
-        if let w = open.first { context.requestTick(atUptime: Double(w.index) * slide + size + grace) }
+        requestTick(windows, context: context)
     }
 
     /// No data closed the oldest window by its end plus the grace: close what is due now.
     public func tick(now: Double, context: StageContext) throws -> Batch {
         var out = Batch(stream: context.name)
-        close(before: now - grace, into: &out, context: context)
-        if let w = open.first { context.requestTick(atUptime: Double(w.index) * slide + size + grace) }
+        close(&open, before: now - grace, into: &out)
+        requestTick(open, context: context)
         return out
     }
 
     public func finish(context: StageContext) throws -> Batch {
         var out = Batch(stream: context.name)
-        close(before: .infinity, into: &out, context: context)
+        close(&open, before: .infinity, into: &out)
         if nonFiniteInputs > Self.reportLimit { context.warn("\(nonFiniteInputs) NaN or inf inputs left out in all") }
         return out
+    }
+
+    private func requestTick(_ windows: OpenWindows, context: StageContext) {
+        if let k = windows.indices.first { context.requestTick(atUptime: Double(k) * slide + size + grace) }
+    }
+
+    private func close(_ windows: inout OpenWindows, before u: Double, into out: inout Batch) {
+        windows.close(before: u, slide: slide, size: size) { groups, start in
+            groups.emit(into: &out, start: start, end: start + size, fields: fields, stats: stats, groupBy: groupBy)
+        }
     }
 
     /// A NaN or infinite value counts in no statistic but `first` and `last`; each is counted,
@@ -158,25 +170,5 @@ public final class WindowTransform: TransformPlugin {
         context.warn(
             "\(field) is NaN or inf at uptime \(String((uptime * 1000).rounded() / 1000)) s: left out of its windows' mean, min, max and std"
         )
-    }
-
-    private func openSlot(_ k: Int64) -> Int {
-        if let i = open.firstIndex(where: { $0.index == k }) { return i }
-        let groups = WindowGroups(fieldCount: fields.count)
-        let at = open.firstIndex { $0.index > k } ?? open.count
-        open.insert((k, groups), at: at)
-        return at
-    }
-
-    private func close(before u: Double, into out: inout Batch, context: StageContext) {
-        // Called for every sample: read the first window's index in place, since copying the
-        // window (its groups' arrays) to test it cost a retain and release of each array.
-        while !open.isEmpty, Double(open[0].index) * slide + size <= u + 1e-9 {
-            let w = open.removeFirst()
-            nextIndex = Swift.max(nextIndex, w.index + 1)
-            let start = Double(w.index) * slide
-            let end = start + size
-            w.groups.emit(into: &out, start: start, end: end, fields: fields, stats: stats, groupBy: groupBy)
-        }
     }
 }
