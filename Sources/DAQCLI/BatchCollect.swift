@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 
 /// `daq batch --collect NAME`: one table for the whole batch from the file called NAME that
@@ -75,10 +76,8 @@ struct BatchCollector {
     ///
     /// - Throws: ``BatchError`` listing every recording that has not (not run, failed, run with
     ///   another configuration) or whose file is missing.
-    func gather(_ items: [BatchPlan.Item], configHash: (BatchPlan.Item) throws -> String) throws -> [(
-        recording: String, path: String
-    )] {
-        var files: [(recording: String, path: String)] = []
+    func gather(_ items: [BatchPlan.Item], configHash: (BatchPlan.Item) throws -> String) throws -> [Collected] {
+        var files: [Collected] = []
         var problems: [String] = []
         for item in items {
             let recordPath = (item.directory as NSString).appendingPathComponent("batch.json")
@@ -95,7 +94,9 @@ struct BatchCollector {
                     problems.append("\(item.input): run with another configuration (\(recordPath))")
                     continue
                 }
-                files.append((item.name, try locate(item, record: record)))
+                files.append(
+                    Collected(
+                        recording: item.name, path: try locate(item, record: record), verdicts: record.verdicts ?? []))
             } catch {
                 problems.append("\(error)")
             }
@@ -110,31 +111,46 @@ struct BatchCollector {
         return files
     }
 
+    /// One recording's file to merge, and the verdicts of its run's results.
+    struct Collected {
+        var recording: String
+        var path: String
+        var verdicts: [ResultVerdict] = []
+    }
+
     /// Merges one file per recording into ``destination``; returns the rows written.
     ///
-    /// - Parameter files: recording name → the file to take, in any order.
+    /// After `recording`, each component that recorded a result with a verdict in any run (a
+    /// calibration fit) gets two columns, `<component>_accepted` and `<component>_reason`, so a
+    /// row of a recording whose fit was not taken says so in the table, not only in its log.
+    ///
+    /// - Parameter files: the file of each recording, in any order.
     /// - Throws: ``BatchError`` naming the file and line when a file cannot be read or its
     ///   header or lines do not fit; ``destination`` is then left untouched.
-    func merge(_ files: [(recording: String, path: String)]) throws -> Int {
+    func merge(_ files: [Collected]) throws -> Int {
         let ordered = files.sorted { $0.recording < $1.recording }
+        let judged = Set(files.flatMap { $0.verdicts.map(\.component) }).sorted()
         var out: [UInt8] = []
         var rows = 0
         var header: (bytes: [UInt8], path: String)?
-        for (recording, path) in ordered {
+        for file in ordered {
+            let path = file.path
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw BatchError("\(path): cannot be read")
             }
             let bytes = [UInt8](data)
             switch format {
             case .csv:
-                rows += try appendCSV(bytes, path: path, recording: recording, header: &header, to: &out)
+                let prefix = Self.csvPrefix(file, judged: judged)
+                rows += try appendCSV(bytes, path: path, prefix: prefix, header: &header, to: &out)
             case .jsonLines:
-                rows += try appendJSONLines(bytes, path: path, recording: recording, to: &out)
+                rows += try appendJSONLines(bytes, path: path, prefix: Self.jsonPrefix(file, judged: judged), to: &out)
             }
         }
         if format == .csv {
             // Header once, in front; a batch whose files were all empty still gets a header.
-            var head = Array("recording".utf8)
+            var head = Array(
+                (["recording"] + judged.flatMap { ["\($0)_accepted", "\($0)_reason"] }).joined(separator: ",").utf8)
             if let header { head += [UInt8(ascii: ",")] + header.bytes }
             out = head + [UInt8(ascii: "\n")] + out
         }
@@ -151,7 +167,7 @@ struct BatchCollector {
     }
 
     private func appendCSV(
-        _ bytes: [UInt8], path: String, recording: String, header: inout (bytes: [UInt8], path: String)?,
+        _ bytes: [UInt8], path: String, prefix: [UInt8], header: inout (bytes: [UInt8], path: String)?,
         to out: inout [UInt8]
     ) throws -> Int {
         let records = CSVRecords.split(bytes)
@@ -169,9 +185,8 @@ struct BatchCollector {
             }
             header = (head, path)
         }
-        let cell = CSVRecords.cell(recording)
         for record in records.dropFirst() where !record.isEmpty {
-            out += cell
+            out += prefix
             out.append(UInt8(ascii: ","))
             out += bytes[record]
             out.append(UInt8(ascii: "\n"))
@@ -179,10 +194,9 @@ struct BatchCollector {
         return records.dropFirst().filter { !$0.isEmpty }.count
     }
 
-    private func appendJSONLines(_ bytes: [UInt8], path: String, recording: String, to out: inout [UInt8]) throws
+    private func appendJSONLines(_ bytes: [UInt8], path: String, prefix key: [UInt8], to out: inout [UInt8]) throws
         -> Int
     {
-        let key = Array("{\"recording\":".utf8) + JSONString.quoted(recording)
         var rows = 0
         var line = 0
         var start = 0
@@ -209,6 +223,31 @@ struct BatchCollector {
             start = end + 1
         }
         return rows
+    }
+
+    /// The cells a CSV row of `file` starts with: its recording, then each judged component's
+    /// verdict (empty where its run recorded none).
+    static func csvPrefix(_ file: Collected, judged: [String]) -> [UInt8] {
+        var cells = [CSVRecords.cell(file.recording)]
+        for component in judged {
+            let v = file.verdicts.first { $0.component == component }
+            cells.append(Array((v.map { $0.accepted ? "true" : "false" } ?? "").utf8))
+            cells.append(CSVRecords.cell(v?.reason ?? ""))
+        }
+        return Array(cells.joined(separator: [UInt8(ascii: ",")]))
+    }
+
+    /// The start of a JSON line of `file`: `{"recording":…` and each judged component's verdict.
+    static func jsonPrefix(_ file: Collected, judged: [String]) -> [UInt8] {
+        var out = Array("{\"recording\":".utf8) + JSONString.quoted(file.recording)
+        for component in judged {
+            let v = file.verdicts.first { $0.component == component }
+            out += Array(",".utf8) + JSONString.quoted("\(component)_accepted") + [UInt8(ascii: ":")]
+            out += Array((v.map { $0.accepted ? "true" : "false" } ?? "null").utf8)
+            out += Array(",".utf8) + JSONString.quoted("\(component)_reason") + [UInt8(ascii: ":")]
+            out += v.map { JSONString.quoted($0.reason) } ?? Array("null".utf8)
+        }
+        return out
     }
 
     /// Every file under `directory`, depth first, as full paths.

@@ -7,9 +7,12 @@ enum BatchReport {
     static func table(_ results: [BatchResult]) -> String {
         var rows = [["file", "samples", "seconds", "status", "error"]]
         for r in results {
+            // A run that finished but did not take a result it was asked for (a calibration
+            // that could not be fitted) says so where an error would go.
+            let rejected = r.verdicts.filter { !$0.accepted }.map(\.line).joined(separator: "; ")
             rows.append([
                 r.input, "\(r.samples)", String(format: "%.2f", r.seconds), r.status.rawValue,
-                r.error.map { String($0.split(separator: "\n").first ?? "") } ?? "",
+                r.error.map { String($0.split(separator: "\n").first ?? "") } ?? rejected,
             ])
         }
         let widths = (0..<4).map { c in rows.map { $0[c].count }.max()! }
@@ -24,8 +27,11 @@ enum BatchReport {
             return cells.joined(separator: "  ") + error
         }
         func count(_ status: BatchResult.Status) -> Int { results.filter { $0.status == status }.count }
+        let rejecting = results.filter { r in r.status == .finished && r.verdicts.contains { !$0.accepted } }.count
+        let finished =
+            "\(count(.finished)) finished" + (rejecting > 0 ? " (\(rejecting) with a result not accepted)" : "")
         var tally =
-            "\(results.count) recordings: \(count(.finished)) finished, \(count(.skipped)) skipped (already done), \(count(.failed)) failed"
+            "\(results.count) recordings: \(finished), \(count(.skipped)) skipped (already done), \(count(.failed)) failed"
         if count(.interrupted) + count(.notRun) > 0 {
             tally += ", \(count(.interrupted)) interrupted, \(count(.notRun)) not run"
         }

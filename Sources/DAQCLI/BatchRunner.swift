@@ -18,6 +18,8 @@ struct BatchResult: Sendable {
     var seconds: Double
     var status: Status
     var error: String?
+    /// The verdicts of the results the run recorded (a calibration fit accepted or not).
+    var verdicts: [ResultVerdict] = []
 }
 
 /// Runs a batch's recordings in-process, `jobs` at a time, and keeps the progress counters.
@@ -124,7 +126,9 @@ final class BatchRunner: Sendable {
         if let record = BatchRecord.read(recordPath), record.status == "finished",
             record.configSHA256 == spec.configHash
         {
-            return BatchResult(input: item.input, samples: record.samples, seconds: 0, status: .skipped, error: nil)
+            return BatchResult(
+                input: item.input, samples: record.samples, seconds: 0, status: .skipped, error: nil,
+                verdicts: record.verdicts ?? [])
         }
         // A stale record must not survive a failed re-run.
         try? FileManager.default.removeItem(atPath: recordPath)
@@ -169,7 +173,7 @@ final class BatchRunner: Sendable {
             result = BatchResult(
                 input: item.input, samples: samples, seconds: Date().timeIntervalSince(start),
                 status: outcome.state == .finished && outcome.recordProblems.isEmpty ? .finished : .failed,
-                error: outcome.failureLine ?? outcome.recordProblems.first)
+                error: outcome.failureLine ?? outcome.recordProblems.first, verdicts: run.recorder.verdicts)
         } catch {
             result = BatchResult(
                 input: item.input, samples: 0, seconds: Date().timeIntervalSince(start), status: .failed,
@@ -177,7 +181,8 @@ final class BatchRunner: Sendable {
         }
         BatchRecord(
             input: item.input, configSHA256: spec.configHash, status: result.status.rawValue, samples: result.samples,
-            seconds: result.seconds, error: result.error, directories: directories
+            seconds: result.seconds, error: result.error, directories: directories,
+            verdicts: result.verdicts.isEmpty ? nil : result.verdicts
         ).write(recordPath)
         return result
     }
@@ -212,6 +217,9 @@ struct BatchRecord: Codable {
     /// `--collect` finds the finished run's files among those of earlier failed runs. Absent
     /// in records of an older `daq`.
     var directories: [String]?
+    /// The verdicts of the results the run recorded, for `--collect`'s columns; absent when it
+    /// recorded none, and in records of an older `daq`.
+    var verdicts: [ResultVerdict]?
 
     static func read(_ path: String) -> BatchRecord? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }

@@ -196,7 +196,7 @@ extension DAQCommand {
             let result = run.wait()
             statusLine.stop()
             if !quiet {
-                printError(RunSummary.text(result, pipeline: spec.name))
+                printError(RunSummary.text(result, pipeline: spec.name, verdicts: run.recorder.verdicts))
                 // Where to look next: the run folder and what is in it, not only counters.
                 let written = RunSummary.written(directories: run.recorder.directories, files: run.recorder.outputs)
                 if !written.isEmpty { printError(written) }

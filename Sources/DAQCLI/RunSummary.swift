@@ -3,7 +3,9 @@ import Foundation
 
 /// The summary `daq run` prints at the end: how the run ended and every stage's counters.
 enum RunSummary {
-    static func text(_ result: RunResult, pipeline: String) -> String {
+    /// - Parameter verdicts: the results recorded with a verdict; those not accepted get a line
+    ///   under the table, so a finished run that did not do all it was asked says so.
+    static func text(_ result: RunResult, pipeline: String, verdicts: [ResultVerdict] = []) -> String {
         let seconds = max(result.endDate - result.startDate, 0)
         // A run that finished past damaged input or skipped rows does not read as a clean one.
         let errors = result.stages.reduce(0) { $0 + $1.errors }
@@ -40,6 +42,7 @@ enum RunSummary {
                             : String(repeating: " ", count: widths[c] - v.count) + v
                     }.joined(separator: "  "))
         }
+        for v in verdicts where !v.accepted { lines.append("  result: \(PrintableText.line(v.line))") }
         if let source = result.stages.first(where: { $0.kind == .source }), seconds > 0 {
             let total = result.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)
             lines.append(

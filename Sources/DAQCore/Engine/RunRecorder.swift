@@ -164,6 +164,16 @@ public final class RunRecorder: Sendable {
         state.withLock { $0.results[component] = .object(fields) }
     }
 
+    /// The verdicts of the results recorded so far (``ResultVerdict``), by component name.
+    public var verdicts: [ResultVerdict] {
+        state.withLock { s in
+            zip(s.results.keys, s.results.values).compactMap { component, value in
+                guard case .object(let fields) = value else { return nil }
+                return ResultVerdict(component: component, fields: fields)
+            }.sorted { $0.component < $1.component }
+        }
+    }
+
     /// Records what component `component` emits now (its descriptor at the start, then each
     /// change); the manifest's `streams` holds the last.
     public func recordStream(component: String, _ descriptor: StreamDescriptor) {
