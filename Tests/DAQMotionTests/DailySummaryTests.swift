@@ -19,7 +19,7 @@ import Testing
         let table = try DailyTableText(csv: try summarise(Self.day))
         #expect(
             table.names == [
-                "date", "day_hours", "epochs", "recorded_hours", "wear_hours", "low_wear", "mean_mg",
+                "date", "day_hours", "epochs", "recorded_hours", "wear_hours", "low_wear", "metric", "mean_mg",
                 "minutes_below_40", "minutes_40_100", "minutes_100_400", "minutes_400_up", "m5_mg", "m5_start",
                 "l5_mg", "l5_start",
             ])
@@ -27,7 +27,7 @@ import Testing
         let first = table.rows[0]
         #expect(first["date"] == "2026-01-05" && first["day_hours"] == "24" && first["epochs"] == "1440")
         #expect(first["recorded_hours"] == "24.0000" && first["wear_hours"] == "24.0000")
-        #expect(first["low_wear"] == "false")
+        #expect(first["low_wear"] == "false" && first["metric"] == "enmo_mg")
         // (480 · 10 + 300 · 500 + 420 · 50 + 240 · 150) / 1440 = 147.0833…
         #expect(first["mean_mg"] == "147.083")
         #expect(

@@ -26,7 +26,7 @@ struct DailyTable {
     init(settings: DailySummaryConfiguration, file: OutputFile, zone: TimeZone) {
         self.settings = settings
         self.file = file
-        encoding = DayRowEncoding(bands: settings.bands, zone: zone)
+        encoding = DayRowEncoding(bands: settings.bands, zone: zone, metric: settings.field)
         day = CalendarDay(zone: zone)
     }
 

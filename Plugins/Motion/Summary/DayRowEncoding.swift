@@ -7,10 +7,14 @@ import Foundation
 struct DayRowEncoding {
     /// The column names, in order; the band columns follow the configured bounds.
     let names: [String]
+    /// The epoch field the day's numbers are of (`enmo_mg`), written in every row's `metric`:
+    /// a table copied out of its run still says what `mean_mg` is the mean of.
+    let metric: String
     private var dates: LocalDateFormat
 
-    init(bands: [Double], zone: TimeZone) {
+    init(bands: [Double], zone: TimeZone, metric: String) {
         names = Self.names(bands: bands)
+        self.metric = metric
         dates = LocalDateFormat(zone: zone)
     }
 
@@ -19,7 +23,8 @@ struct DayRowEncoding {
         var bandNames = ["minutes_below_\(bounds[0])"]
         for i in 1..<max(1, bounds.count) { bandNames.append("minutes_\(bounds[i - 1])_\(bounds[i])") }
         bandNames.append("minutes_\(bounds[bounds.count - 1])_up")
-        return ["date", "day_hours", "epochs", "recorded_hours", "wear_hours", "low_wear", "mean_mg"] + bandNames
+        return ["date", "day_hours", "epochs", "recorded_hours", "wear_hours", "low_wear", "metric", "mean_mg"]
+            + bandNames
             + ["m5_mg", "m5_start", "l5_mg", "l5_start"]
     }
 
@@ -57,6 +62,8 @@ struct DayRowEncoding {
         NumberFormatting.appendFixed(row.wearHours, decimals: 4, to: &out)
         next(&out)
         out.append(contentsOf: (lowWear ? "true" : "false").utf8)
+        next(&out)
+        text(metric, &out)
         next(&out)
         if let mean = row.mean { NumberFormatting.appendFixed(mean, decimals: 3, to: &out) } else { out += null }
         for minutes in row.bandMinutes {
