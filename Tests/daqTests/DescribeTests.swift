@@ -50,7 +50,7 @@ struct DescribeTests {
             (components[component]?["fields"] as? [[String: Any]])?.first { $0["name"] as? String == name }
         }
         let wrist = try #require(components["wrist"])
-        #expect(wrist["rate_hz"] as? Double == 100 && wrist["time_base"] as? String == "recorded", "\(wrist)")
+        #expect(wrist["rate_hz"] as? Double == 12.5 && wrist["time_base"] as? String == "recorded", "\(wrist)")
         #expect((wrist["origin"] as? [String: Any])?["device"] as? String == "AX3", "\(wrist)")
         for axis in ["x", "y", "z"] {
             #expect(
