@@ -21,22 +21,23 @@ import Testing
         }
     }
 
+    /// By default, as GGIRread, actipy and omconvert read a `.cwa`: around its damage.
     @Test func aCorruptSectorIsReportedSkippedCountedAndLeavesAGap() throws {
         let w = CWAWriter.with {
             $0.seconds = 12
             $0.corrupt = [3, 7]
         }
         let path = try w.file()
-        let (samples, events) = try replayAll(path, "on_bad_row: skip")
+        let (samples, events) = try replayAll(path)
         expectCWARows(samples, w.expectedRows(), "corrupt sectors skipped")
         // Data sector 4 (1-based) starts after the header and three sectors.
         #expect(
             events.warnings.first
-                == "skipped \(path):4: sector 4 at byte \(1024 + 3 * 512) fails its checksum; skipped",
+                == "skipped \(path):4: sector 4 at byte \(1024 + 3 * 512) fails its checksum",
             "\(events.warnings)")
         #expect(
             events.warnings.contains(
-                "skipped \(path):8: sector 8 at byte \(1024 + 7 * 512) fails its checksum; skipped"))
+                "skipped \(path):8: sector 8 at byte \(1024 + 7 * 512) fails its checksum"))
         #expect(events.warnings.contains("skipped 2 corrupt block(s) in all"), "\(events.warnings)")
         // Each leaves the 120 samples it held, 1.2 s, to within the timestamps' 1/32768 s.
         let gaps = try #require(
@@ -45,12 +46,28 @@ import Testing
         #expect(abs(total - 2.4) < 1e-3, "\(gaps)")
     }
 
-    @Test func aCorruptSectorFailsTheRunByDefaultAfterTheSamplesBeforeIt() throws {
+    @Test func aRecordingReadAroundItsDamageIsRecordedIncomplete() throws {
+        let w = CWAWriter.with {
+            $0.seconds = 6
+            $0.corrupt = [2]
+        }
+        let h = try replay(try w.file())
+        _ = try h.read()
+        let summary = try #require((h.source as? MotionReplaySource)?.recordingSummary)
+        #expect(summary["complete"] == .bool(false) && summary["badRows"] == .int(1), "\(summary)")
+        guard case .array(let gaps)? = summary["gaps"] else {
+            Issue.record("no gaps: \(summary)")
+            return
+        }
+        #expect(gaps.count == 1, "\(gaps)")
+    }
+
+    @Test func aCorruptSectorFailsTheRunWithOnBadRowFailAfterTheSamplesBeforeIt() throws {
         let w = CWAWriter.with { $0.corrupt = [2] }
         let path = try w.file()
-        let (samples, message) = failure(path)
+        let (samples, message) = failure(path, "on_bad_row: fail")
         expectCWARows(samples, Array(w.expectedRows().prefix(240)), "before the damage")
-        #expect(message == "\(path):3: sector 3 at byte 2048 fails its checksum; skipped", "\(message)")
+        #expect(message == "\(path):3: sector 3 at byte 2048 fails its checksum", "\(message)")
     }
 
     @Test func aCorruptFirstSectorStillLeavesTheRestReadable() throws {
@@ -74,9 +91,11 @@ import Testing
             events.warnings.first
                 == "skipped \(path):10: sector 10 at byte \(1024 + 9 * 512) is cut short: the file ends 200 bytes into it",
             "\(events.warnings)")
-        let (_, message) = failure(path)
+        let (_, message) = failure(path, "on_bad_row: fail")
         #expect(
             message == "\(path):10: sector 10 at byte \(1024 + 9 * 512) is cut short: the file ends 200 bytes into it")
+        // By default, read as far as it goes, as the damaged sectors are.
+        #expect(try replayAll(path).samples.count == 9 * 120)
     }
 
     @Test func aGzipCutShortKeepsWhatCameBefore() throws {
@@ -104,7 +123,7 @@ import Testing
         #expect(samples.count == 4 * 120)
         #expect(
             events.warnings.first
-                == "skipped \(path):3: sector 3 at byte 2048 does not start with 'AX' (not a data sector); skipped",
+                == "skipped \(path):3: sector 3 at byte 2048 does not start with 'AX' (not a data sector)",
             "\(events.warnings)")
     }
 

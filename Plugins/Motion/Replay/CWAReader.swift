@@ -24,6 +24,7 @@ final class CWAReader: RecordingReader {
 
     let extraNames: [String] = []
     let channelNames: [String]
+    let readsAroundDamage = true
     private(set) var notes: [String] = []
     var info: RecordingInfo? { recording }
 
@@ -308,7 +309,7 @@ final class CWAReader: RecordingReader {
         }
         guard let message else { return .good }
         recording.findings.corruptBlocks += 1
-        return .bad(BadRow(path: path, line: number, message: "sector \(number) at byte \(offset) \(message); skipped"))
+        return .bad(BadRow(path: path, line: number, message: "sector \(number) at byte \(offset) \(message)"))
     }
 
     /// Reads more sectors, keeping the undecoded bytes.

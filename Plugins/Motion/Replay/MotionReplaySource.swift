@@ -41,9 +41,9 @@ public final class MotionReplaySource: SourcePlugin {
         @Setting("Stop this many seconds into the recording.")
         var end: Seconds?
         @Setting(
-            "fail stops at a bad row, or at gzip data cut short or damaged; skip reports each by file and line, and ends the replay at the damage."
+            "fail stops at a bad row, or at gzip data cut short or damaged; skip reports each by file and line, and ends the replay at the damage. Default: skip for a .cwa, whose sectors each carry their own time (a damaged one is read around, as GGIRread, actipy and omconvert do, and the manifest says incomplete); fail for every other format and for gzip damage."
         )
-        var onBadRow = OnBadRowPolicy.fail
+        var onBadRow: OnBadRowPolicy?
         @Setting(
             "An axis, time or number column that is NaN or ±inf (NaN, nan, -nan, inf, -inf, Infinity, -Infinity): fail makes the row bad (file:line), skip drops and counts it, keep passes it on (a time never)."
         )
@@ -377,6 +377,12 @@ public final class MotionReplaySource: SourcePlugin {
         return status
     }
 
+    /// `on_bad_row` as written, else what the format's readers do: read around a damaged
+    /// sector of a format whose sectors stand alone, stop at a bad row of any other.
+    private var badRowPolicy: OnBadRowPolicy {
+        config.onBadRow ?? (reader?.readsAroundDamage == true ? .skip : .fail)
+    }
+
     /// Applies `on_bad_row` and `on_error` to a bad row.
     /// - Returns: `true` when the replay fails at it (after the rows before it are out).
     private func failsAt(_ bad: BadRow, context: StageContext) -> Bool {
@@ -388,7 +394,7 @@ public final class MotionReplaySource: SourcePlugin {
             )
             return false
         }
-        if config.onBadRow == .fail && context.errorPolicy == .stop {
+        if badRowPolicy == .fail && context.errorPolicy == .stop {
             pendingFailure = bad
             return true
         }
@@ -418,7 +424,7 @@ public final class MotionReplaySource: SourcePlugin {
         let place = "\(found.path):compressed byte \(found.gzip.offset)"
         if context.errorPolicy == .deadLetter {
             context.reject(raw: place, uptime: timing.loopOffset + timing.lastRelative, reason: found.description)
-        } else if config.onBadRow == .fail && context.errorPolicy == .stop {
+        } else if (config.onBadRow ?? .fail) == .fail && context.errorPolicy == .stop {
             pendingFailure = found
             return true
         } else {
@@ -469,6 +475,11 @@ public final class MotionReplaySource: SourcePlugin {
         if let rate = measuredRate { fields["measuredRate"] = .double((rate * 1000).rounded() / 1000) }
         if let damage {
             fields["damage"] = .string(damage.description)
+            fields["complete"] = .bool(false)
+        }
+        if badRows > 0 {
+            // Read around: what is missing is in `gaps`, and the recording is not whole.
+            fields["badRows"] = .int(Int64(badRows))
             fields["complete"] = .bool(false)
         }
         context.recordInput(fields)

@@ -67,9 +67,13 @@ protocol RecordingReader: AnyObject {
     /// What the file says about the device and what reading it found so far; `nil` for formats
     /// that carry nothing beyond the samples.
     var info: RecordingInfo? { get }
+    /// Whether a bad row is a damaged block the rest does not depend on (a `.cwa` sector, which
+    /// carries its own time), so the replay reads around it unless `on_bad_row: fail` is set.
+    var readsAroundDamage: Bool { get }
 }
 
 extension RecordingReader {
+    var readsAroundDamage: Bool { false }
     var timeOffset: Double { 0 }
     var channelNames: [String] { [] }
     var info: RecordingInfo? { nil }
