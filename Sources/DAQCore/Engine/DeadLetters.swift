@@ -91,7 +91,11 @@ extension StageContext {
         case .deadLetter: reject(raw: raw, uptime: uptime, reason: message)
         case .skip: warn("skipped \(message)")
         case .stop:
-            guard pluginSkips else { throw failure() }
+            guard pluginSkips else {
+                // Every caller has `on_bad_row`: say how to read on, beside the error.
+                notice("on_bad_row: skip reports each bad row by file and line and reads on past it")
+                throw failure()
+            }
             warn("skipped \(message)")
         }
     }
