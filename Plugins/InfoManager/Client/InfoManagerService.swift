@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 
 /// Asks an Info Manager service for one element or for the news, without a pipeline: what
@@ -43,7 +44,7 @@ public final class InfoManagerService: Sendable {
         else {
             throw InfoManagerError(
                 .badRequest,
-                "expected an http:// or https:// URL without a query, such as http://127.0.0.1:8080, found '\(url)'"
+                "expected an http:// or https:// URL without a query, such as http://127.0.0.1:8080, found '\(SecretText.url(url))'"
             )
         }
         for tag in languages where !ElementFileProblems.isLanguageTag(tag) {

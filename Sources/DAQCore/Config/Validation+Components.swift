@@ -105,6 +105,15 @@ extension Validation {
                 error(k, "\(path).\(keyName)", message)
                 continue
             }
+            // A `*_env` key names a variable; a value that cannot is most likely the password
+            // or token itself, so it is refused without being echoed.
+            if keyName.hasSuffix("_env"), let text = v.string, !text.isEmpty, !SecretText.isVariableName(text) {
+                error(
+                    v, "\(path).\(keyName)",
+                    "expected the name of an environment variable (letters, digits and _), not shown here: "
+                        + "it may be the secret itself, which belongs in the variable")
+                continue
+            }
             pluginPairs.append((k, v))
         }
         let buffer = validateBuffer(value.pair("buffer"), path: path)
