@@ -50,7 +50,7 @@ public struct MQTTSettings: SettingGroup {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> MQTTClientOptions {
         guard case .success(let target) = MQTTClientOptions.parse(url: url) else {
-            throw TransportError("bad url '\(url)'")
+            throw TransportError("bad url '\(SecretText.url(url))'")
         }
         let host = Self.hostName
         var o = MQTTClientOptions(
@@ -69,6 +69,7 @@ public struct MQTTSettings: SettingGroup {
         o.connectTimeout = link.connectTimeout.value
         o.reconnectDelay = link.reconnectDelay.value
         o.maxReconnectDelay = link.maxReconnectDelay.value
+        o.maxPacketSize = link.maxPacketSize
         return o
     }
 }
@@ -80,6 +81,9 @@ public struct MQTTLinkSettings: SettingGroup {
     @Setting("Time allowed for TCP, TLS and CONNACK.") var connectTimeout = Seconds(5)
     @Setting("First delay before reconnecting; doubled after each failed attempt.") var reconnectDelay = Seconds(0.1)
     @Setting("Longest delay between reconnect attempts.") var maxReconnectDelay = Seconds(10)
+    @Setting(
+        "The largest packet taken from the broker, bytes (1024 to 268435455); a larger one is a protocol error that drops the connection, not memory to fill."
+    ) var maxPacketSize = 16 * 1024 * 1024
 
     public init() {}
 
@@ -89,6 +93,9 @@ public struct MQTTLinkSettings: SettingGroup {
         if !(reconnectDelay.value > 0) { throw $reconnectDelay.issue("must be greater than 0") }
         if maxReconnectDelay < reconnectDelay {
             throw $maxReconnectDelay.issue("must not be less than reconnect_delay")
+        }
+        if !(1024...MQTTPacket.maxRemainingLength).contains(maxPacketSize) {
+            throw $maxPacketSize.issue("must be 1024 to \(MQTTPacket.maxRemainingLength) bytes")
         }
     }
 }

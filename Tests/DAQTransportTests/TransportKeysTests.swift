@@ -19,6 +19,7 @@ struct TransportKeysTests {
         connect_timeout: 2s
         reconnect_delay: 500ms
         max_reconnect_delay: 1m
+        max_packet_size: 65536
         """
 
     /// The connection keys of `yaml` reached the configuration.
@@ -27,6 +28,7 @@ struct TransportKeysTests {
             c.url == "mqtt://127.0.0.1:1884" && c.clientID == "edge" && c.username == "u" && c.passwordEnv == "PATH")
         #expect(c.keepAlive == Seconds(10) && link.caFile == "ca.pem" && link.connectTimeout == Seconds(2))
         #expect(link.reconnectDelay == Seconds(0.5) && link.maxReconnectDelay == Seconds(60))
+        #expect(link.maxPacketSize == 65536)
     }
 
     @Test func theSinkReadsEveryDescribedKey() throws {
@@ -38,7 +40,7 @@ struct TransportKeysTests {
         expectConnection(c.connection, c.link)
         #expect(!c.cleanSession && c.topic == "t/{stream}" && c.qos == 0 && c.retain && c.batchSize == 5 && c.markers)
         #expect(c.queue == 7 && c.spool == "s" && c.drainTimeout == Seconds(3) && c.maxInflight == 9)
-        #expect(MQTTSink.configKeys.count == 19)
+        #expect(MQTTSink.configKeys.count == 20)
     }
 
     @Test func theSourceReadsEveryDescribedKey() throws {
@@ -49,7 +51,7 @@ struct TransportKeysTests {
         expectConnection(c.connection, c.link)
         #expect(c.cleanSession == false && c.topics == ["a/#"] && c.qos == 0 && c.buffer == 5 && c.dedup == 6)
         #expect(c.count == 7 && c.onBadPayload == .fail && !c.origin)
-        #expect(MQTTSource.configKeys.count == 17)
+        #expect(MQTTSource.configKeys.count == 18)
     }
 
     /// The shared keys sit where they did, with each component's own `clean_session` default.

@@ -143,13 +143,14 @@ public final class MQTTClient: @unchecked Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     if let ssl {
-                        let name = host.first?.isNumber == true || host.contains(":") ? nil : host
+                        let name = options.hostIsAddress ? nil : host
                         try sync.addHandler(NIOSSLClientHandler(context: ssl, serverHostname: name))
                     }
                     if options.keepAlive > 0 {
                         try sync.addHandler(IdleStateHandler(readTimeout: keepAlive, writeTimeout: keepAlive))
                     }
-                    try sync.addHandler(ByteToMessageHandler(MQTTPacketDecoder()))
+                    try sync.addHandler(
+                        ByteToMessageHandler(MQTTPacketDecoder(maxPacketSize: options.maxPacketSize)))
                     try sync.addHandler(
                         MQTTConnectionHandler(client: self, connect: connectPacket, connackTimeout: timeout))
                 }

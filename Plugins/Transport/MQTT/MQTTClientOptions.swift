@@ -1,3 +1,6 @@
+import DAQCore
+import Glibc
+
 /// Where a broker is and how to talk to it.
 public struct MQTTClientOptions: Sendable {
     /// The broker's host name or address.
@@ -24,6 +27,9 @@ public struct MQTTClientOptions: Sendable {
     public var maxReconnectDelay: Double
     /// Seconds to wait for a TCP connection and CONNACK.
     public var connectTimeout: Double
+    /// The largest packet taken from the broker, bytes of remaining length; a larger one ends
+    /// the connection as a protocol error instead of growing memory to hold it.
+    public var maxPacketSize = 16 * 1024 * 1024
     /// QoS 1 messages written but not yet acknowledged, at most.
     public var maxInflight: Int
     /// Payloads larger than this are written in pieces of this size, each reported as progress.
@@ -48,6 +54,29 @@ public struct MQTTClientOptions: Sendable {
     /// `host:port`, as messages name it.
     public var address: String { "\(host):\(port)" }
 
+    /// Whether ``host`` is an IPv4 or IPv6 address rather than a name: TLS then sends no server
+    /// name (SNI). Parsed, not guessed: `1password.example` is a name.
+    public var hostIsAddress: Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// Whether ``host`` is this machine (a loopback name or address), where nothing on the
+    /// wire leaves it.
+    public var hostIsLoopback: Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        var v4 = in_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 && UInt32(bigEndian: v4.s_addr) >> 24 == 127
+    }
+
+    /// A warning when a password would cross the network in the clear (`mqtt://` to another
+    /// machine), else `nil`.
+    public var plainPasswordWarning: String? {
+        guard !tls, password != nil, !hostIsLoopback else { return nil }
+        return "the password goes to \(address) unencrypted (mqtt://): anyone on the way can read it; use mqtts://"
+    }
+
     /// Parses `mqtt://host[:port]` or `mqtts://host[:port]` (default ports 1883 and 8883).
     /// - Returns: host, port and whether TLS is asked for, or `nil` with the reason.
     public static func parse(url: String) -> Result<(host: String, port: Int, tls: Bool), URLError> {
@@ -60,31 +89,35 @@ public struct MQTTClientOptions: Sendable {
             tls = true
             rest = url.dropFirst(8)
         } else {
-            return .failure(URLError("expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT], found '\(url)'"))
+            return .failure(
+                URLError("expected mqtt://HOST[:PORT] or mqtts://HOST[:PORT], found '\(SecretText.url(url))'"))
         }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         guard !rest.isEmpty, !rest.contains("/"), !rest.contains("@") else {
             return .failure(
                 URLError(
-                    "expected mqtt://HOST[:PORT] (credentials go in `username` and `password_env`), found '\(url)'"))
+                    "expected mqtt://HOST[:PORT] (credentials go in `username` and `password_env`), found '\(SecretText.url(url))'"
+                ))
         }
         var host = rest
         var port = tls ? 8883 : 1883
         if rest.hasPrefix("[") {
             // An IPv6 literal: [::1]:1883.
-            guard let close = rest.firstIndex(of: "]") else { return .failure(URLError("unclosed '[' in '\(url)'")) }
+            guard let close = rest.firstIndex(of: "]") else {
+                return .failure(URLError("unclosed '[' in '\(SecretText.url(url))'"))
+            }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if after.hasPrefix(":") {
                 guard let p = Int(after.dropFirst()), (1...65535).contains(p) else {
-                    return .failure(URLError("bad port in '\(url)'"))
+                    return .failure(URLError("bad port in '\(SecretText.url(url))'"))
                 }
                 port = p
             }
         } else if let colon = rest.lastIndex(of: ":") {
             host = rest[..<colon]
             guard let p = Int(rest[rest.index(after: colon)...]), (1...65535).contains(p) else {
-                return .failure(URLError("bad port in '\(url)'"))
+                return .failure(URLError("bad port in '\(SecretText.url(url))'"))
             }
             port = p
         }

@@ -114,6 +114,7 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
     }
 
     public func start(context: StageContext) throws {
+        if let warning = options.plainPasswordWarning { context.warn(warning) }
         var spool: MessageSpool?
         var recovered: [MessageSpool.Message] = []
         if let spoolPath { (spool, recovered) = try MessageSpool.open(directory: spoolPath) }

@@ -118,6 +118,7 @@ public final class MQTTSource: SourcePlugin {
     }
 
     public func start(context: StageContext) throws {
+        if let warning = options.plainPasswordWarning { context.warn(warning) }
         receiver.attach(context)
         let client = try MQTTClient(options: options, delegate: receiver)
         receiver.client = client
