@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "DAQInfoManager", targets: ["DAQInfoManager"]),
         .library(name: "DAQTransport", targets: ["DAQTransport"]),
         .library(name: "DAQLSL", targets: ["DAQLSL"]),
+        .library(name: "DAQStorage", targets: ["DAQStorage"]),
         // swift-crypto's SHA-256 for the hashes a run records, which DAQCore leaves to the program.
         .library(name: "DAQSHA256", targets: ["DAQSHA256"]),
         .executable(name: "daq", targets: ["daq"]),
@@ -106,6 +107,9 @@ let package = Package(
         // liblsl is loaded at run time (dlopen), so nothing here links it: `daq` builds and runs
         // on a machine without it, and says how to get it when a pipeline first needs it.
         .target(name: "DAQLSL", dependencies: ["DAQCore", "CZlib"], path: "Plugins/LSL"),
+        // Parquet written from the format's specification; libzstd is loaded at run time (dlopen),
+        // as liblsl is, because Debian ships the library but not its headers.
+        .target(name: "DAQStorage", dependencies: ["DAQCore", "CZlib"], path: "Plugins/Storage"),
         .target(
             name: "DAQCLI",
             dependencies: [
