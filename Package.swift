@@ -132,7 +132,7 @@ let package = Package(
             dependencies: [
                 "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode",
                 "DAQInfoManager",
-                "DAQTransport", "DAQLSL",
+                "DAQTransport", "DAQLSL", "DAQStorage",
             ]),
         .target(name: "DAQTesting", dependencies: ["DAQCore", "CZlib", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "daq", dependencies: ["DAQKit"]),
