@@ -114,7 +114,7 @@ let package = Package(
             name: "DAQCLI",
             dependencies: [
                 "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
-                "DAQInfoManagerServer", "DAQTransport", "DAQLSL", "DAQSHA256",
+                "DAQInfoManagerServer", "DAQTransport", "DAQLSL", "DAQStorage", "DAQSHA256",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
