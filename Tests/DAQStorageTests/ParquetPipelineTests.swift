@@ -77,3 +77,65 @@ struct ParquetPipelineTests {
         }
     }
 }
+
+/// A field that first appears mid-run, through the engine: the descriptor change reaches the
+/// sink with the data, and the rows still equal the CSV logger's.
+@Suite("Parquet descriptor changes in a pipeline", .timeLimit(.minutes(10)))
+struct ParquetDescriptorChangeTests {
+    @Test(arguments: ["", ", roll: {rows: 1000}"])
+    func aLateFieldWidensTheTable(roll: String) throws {
+        let base = tempDirectory()
+        let yaml = """
+            name: late
+            clock: virtual
+            sources: {rec: {type: test.late}}
+            sinks:
+              csv: {type: logger.csv, inputs: [rec], directory: "\(base)/out"}
+              pq: {type: parquet, inputs: [rec], directory: "\(base)/out", row_group_rows: 64\(roll)}
+            """
+        let outcome = try PipelineHarness.run(
+            yaml: yaml, plugins: SampleLoggerPlugins.all + StoragePlugins.all + [.source(LateFieldSource.self)],
+            options: RunOptions(flushInterval: 0))
+        #expect(outcome.result.state == .finished)
+        let dir = try runDirectory(under: base + "/out")
+        let csv = try ParquetPipelineTests().csvRows(dir + "/rec.csv")
+        let table = try ParquetOracle.duckdb.read(dir + (roll.isEmpty ? "/rec.parquet" : "/rec"))
+        #expect(table.columns.map(\.name).suffix(2) == ["a", "b"])
+        let data = table.rows.filter { $0["kind"] == "data" }
+        let csvData = csv.filter { $0["marker"] == "" }
+        try #require(data.count == 300 && csvData.count == 300)
+        for (p, c) in zip(data, csvData) {
+            #expect(p["a"]?.intValue == Int64(c["a"] ?? ""), "\(p) ≠ \(c)")
+            #expect((p["b"]?.stringValue ?? "") == (c["b"] ?? ""), "\(p) ≠ \(c)")
+            #expect(p["uptime"]?.doubleValue == Double(c["uptime"] ?? ""), "\(p) ≠ \(c)")
+        }
+        if !roll.isEmpty {
+            let parts = try FileManager.default.contentsOfDirectory(atPath: dir + "/rec").sorted()
+            #expect(parts == ["part-00001.parquet", "part-00002.parquet"], "a new part at the new field")
+        }
+    }
+}
+
+/// 300 samples of `a`, with `b` from the 201st on, 50 per read, declaring nothing: the engine
+/// learns `b` when it first comes.
+final class LateFieldSource: SourcePlugin {
+    struct Configuration: PluginConfiguration {}
+
+    static let typeName = "test.late"
+    static let summary = "A field that appears mid-run."
+
+    private var next = 0
+
+    init(configuration: Configuration, context: PluginContext) throws {}
+
+    func read(into batch: inout Batch, limit: Int, context: StageContext) throws -> SourceStatus {
+        for _ in 0..<min(50, limit) where next < 300 {
+            var fields: Fields = ["a": .int(Int64(next))]
+            if next >= 200 { fields["b"] = .string("v\(next % 3)") }
+            batch.append(
+                Sample(timestamp: 1_700_000_000 + Double(next) / 10, uptime: Double(next) / 10, fields: fields))
+            next += 1
+        }
+        return next >= 300 ? .finished : .more
+    }
+}
