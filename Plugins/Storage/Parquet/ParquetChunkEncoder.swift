@@ -4,10 +4,6 @@ enum ParquetChunkEncoder {
     /// Rows per data page: pages of about a megabyte of doubles, so a reader that skips by
     /// page index (or one decoding a page at a time) never holds a whole row group.
     static let pageRows = 131_072
-    /// Above this many distinct values or dictionary bytes, text is written PLAIN: a large
-    /// dictionary costs more than it saves, and readers must hold it whole.
-    static let maxDictionaryEntries = 1 << 16
-    static let maxDictionaryBytes = 1 << 20
 
     /// Appends the chunk of `buffer` to `out` (whose first byte is at file offset `offset`) and
     /// returns its metadata.
@@ -17,19 +13,13 @@ enum ParquetChunkEncoder {
         let start = out.count
         var uncompressed: Int64 = 0
         var dictionaryOffset: Int64?
-        var encodings: [ParquetEncoding] = [.rle]
-        // A chunk of nulls only gets no dictionary: an empty dictionary page is legal but rare,
-        // and not worth testing every reader against.
-        let useDictionary =
-            buffer.isText && buffer.valueCount > 0 && buffer.entries.count <= maxDictionaryEntries
-            && buffer.dictionaryBytes <= maxDictionaryBytes
-        if useDictionary {
-            var body: [UInt8] = []
-            body.reserveCapacity(buffer.dictionaryBytes + 4 * buffer.entries.count)
-            for e in buffer.entries { appendByteArray(e, to: &body) }
+        let encodings: [ParquetEncoding]
+        let dictionary = ParquetDictionary.of(buffer)
+        if let dictionary {
             dictionaryOffset = offset + Int64(out.count - start)
             uncompressed += try appendPage(
-                .dictionary(valueCount: Int32(buffer.entries.count)), body: body, compressor: compressor, to: &out)
+                .dictionary(valueCount: Int32(dictionary.count)), body: dictionary.page, compressor: compressor,
+                to: &out)
             encodings = [.plain, .rle, .rleDictionary]
         } else {
             encodings = [.plain, .rle]
@@ -43,13 +33,13 @@ enum ParquetChunkEncoder {
             body.removeAll(keepingCapacity: true)
             let values = appendLevels(buffer, rows: row..<(row + rows), to: &body)
             let range = valueStart..<(valueStart + values)
-            if useDictionary {
-                appendIndices(buffer, range, dictionarySize: buffer.entries.count, to: &body)
+            if let dictionary {
+                appendIndices(dictionary, range, to: &body)
             } else {
                 appendPlain(buffer, range, to: &body)
             }
             uncompressed += try appendPage(
-                .data(valueCount: Int32(rows), encoding: useDictionary ? .rleDictionary : .plain), body: body,
+                .data(valueCount: Int32(rows), encoding: dictionary == nil ? .plain : .rleDictionary), body: body,
                 compressor: compressor, to: &out)
             valueStart += values
             row += rows
@@ -87,12 +77,10 @@ enum ParquetChunkEncoder {
         return present
     }
 
-    private static func appendIndices(
-        _ buffer: ParquetColumnBuffer, _ range: Range<Int>, dictionarySize: Int, to body: inout [UInt8]
-    ) {
-        let width = RLEHybrid.bitWidth(forMax: UInt32(max(0, dictionarySize - 1)))
+    private static func appendIndices(_ dictionary: ParquetDictionary, _ range: Range<Int>, to body: inout [UInt8]) {
+        let width = RLEHybrid.bitWidth(forMax: UInt32(max(0, dictionary.count - 1)))
         body.append(UInt8(width))
-        buffer.indices[range].withUnsafeBufferPointer { RLEHybrid.encode($0, bitWidth: width, to: &body) }
+        dictionary.indices[range].withUnsafeBufferPointer { RLEHybrid.encode($0, bitWidth: width, to: &body) }
     }
 
     /// PLAIN: little-endian numbers, booleans one bit each LSB first, byte arrays length-prefixed.
