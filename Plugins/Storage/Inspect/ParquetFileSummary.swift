@@ -6,9 +6,11 @@ import Foundation
 public struct ParquetFileSummary: Sendable {
     /// One column of the schema.
     public struct Column: Sendable, Equatable {
+        /// The column's name.
         public var name: String
         /// The physical type, with the logical one when there is one: `INT64 TIMESTAMP(UTC, µs)`.
         public var type: String
+        /// Whether it may hold nulls (a field), as against a required column (`timestamp`).
         public var optional: Bool
         /// From the footer's `daq.units`.
         public var unit: String?
@@ -16,13 +18,19 @@ public struct ParquetFileSummary: Sendable {
         public var nullCount: Int64?
     }
 
+    /// The file.
     public var path: String
+    /// Its size.
     public var bytes: Int
+    /// Rows over every row group.
     public var rows: Int64
+    /// How many row groups it has.
     public var rowGroups: Int
+    /// The schema's columns, in file order.
     public var columns: [Column]
     /// The codecs of the column chunks, each once: `ZSTD`.
     public var codecs: [String]
+    /// The writer the footer names.
     public var createdBy: String?
     /// `daq.stream`, for a file DAQKit wrote.
     public var stream: String?
@@ -141,8 +149,11 @@ extension Array {
 
 /// A file that is not Parquet, or whose footer cannot be read.
 public struct ParquetFormatError: Error, CustomStringConvertible {
+    /// The file.
     public var path: String
+    /// What is wrong with it.
     public var reason: String
+    /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
 
     init(path: String, _ reason: String) {

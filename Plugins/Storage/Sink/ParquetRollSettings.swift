@@ -6,6 +6,7 @@ public struct ParquetRollSettings: SettingGroup, Equatable {
     @Setting(type: "seconds", whenUnset: "no time limit", "Run-clock time per part file (600, 10m, 1h).")
     public var seconds: Seconds?
 
+    /// No limit yet: decoding fills the keys written.
     public init() {}
 
     func validate(key: String) throws {

@@ -16,6 +16,9 @@ import Foundation
 ///
 /// Rows are delivered when their row group is written: a killed run loses the row group it was
 /// filling (and, without `roll`, the whole file, whose footer is written at the end).
+///
+/// # Thread safety
+/// Not thread-safe: the engine calls it on its stage's serial queue only.
 public final class ParquetSink: SinkPlugin {
     /// The sink's keys.
     public struct Configuration: PluginConfiguration {
@@ -32,6 +35,8 @@ public final class ParquetSink: SinkPlugin {
 
         public init() {}
 
+        /// Checks what the types cannot: positive sizes, a level the codec has, a roll with a limit.
+        /// - Throws: ``ConfigIssue`` naming the key.
         public func validate() throws {
             if directory.isEmpty { throw $directory.issue("must not be empty") }
             if rowGroupRows < 1 { throw $rowGroupRows.issue("must be at least 1, found \(rowGroupRows)") }
@@ -49,7 +54,9 @@ public final class ParquetSink: SinkPlugin {
         }
     }
 
+    /// `type: parquet`.
     public static let typeName = "parquet"
+    /// What `daq plugins` prints.
     public static let summary =
         "Parquet files typed by the stream descriptor (zstd, gzip or none), one per input stream."
 
@@ -63,6 +70,8 @@ public final class ParquetSink: SinkPlugin {
     private var reportedBytes = 0
     private var sentBytes = 0
 
+    /// Builds the sink.
+    /// - Throws: ``ConfigIssue`` on `compression` when zstd is asked for and libzstd cannot be loaded.
     public init(configuration: Configuration, context: PluginContext) throws {
         settings = ParquetSinkSettings(configuration)
         base = context.resolve(configuration.directory)
@@ -74,10 +83,12 @@ public final class ParquetSink: SinkPlugin {
         }
     }
 
+    /// Creates the run directory.
     public func start(context: StageContext) throws {
         directory = try context.runDirectory(under: base)
     }
 
+    /// Keeps the markers of `batch` and buffers its data and events in its stream's row group.
     public func write(_ batch: Batch, context: StageContext) throws {
         for row in 0..<batch.count where batch.kinds[row] == .marker {
             markers.append(ParquetMarker(batch, row: row))
@@ -88,11 +99,13 @@ public final class ParquetSink: SinkPlugin {
         reportSent(context)
     }
 
+    /// Hands written row groups to the kernel and reports the rows in them as delivered.
     public func flush(context: StageContext) throws {
         for w in opened { try w.flush() }
         report(context: context)
     }
 
+    /// Writes the remaining markers and rows and closes every file with its footer.
     public func finish(context: StageContext) throws {
         // A sink that saw no data still leaves a file (its markers), as the loggers do.
         if opened.isEmpty {
