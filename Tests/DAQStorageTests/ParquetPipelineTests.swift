@@ -139,3 +139,40 @@ final class LateFieldSource: SourcePlugin {
         return next >= 300 ? .finished : .more
     }
 }
+
+/// Two streams into one sink: a file each, and every marker in both, as the CSV logger does.
+@Suite("Parquet with several inputs", .timeLimit(.minutes(10)))
+struct ParquetSeveralInputsTests {
+    @Test func everyStreamGetsItsFileAndEveryMarker() throws {
+        let base = tempDirectory()
+        let yaml = """
+            name: two
+            clock: virtual
+            steps: [{path: a, at: 0}, {path: b, at: 1.5}]
+            sources:
+              fast: {type: generator, rate: 100, count: 300}
+              slow: {type: generator, rate: 10, count: 30, field: level}
+            sinks:
+              csv: {type: logger.csv, inputs: [fast, slow], directory: "\(base)"}
+              pq: {type: parquet, inputs: [fast, slow], directory: "\(base)"}
+            """
+        let outcome = try PipelineHarness.run(
+            yaml: yaml, plugins: StandardPlugins.all + SampleLoggerPlugins.all + StoragePlugins.all,
+            options: RunOptions(flushInterval: 0))
+        #expect(outcome.result.state == .finished)
+        let dir = try runDirectory(under: base)
+        for stream in ["fast", "slow"] {
+            let csv = try ParquetPipelineTests().csvRows(dir + "/\(stream).csv")
+            let rows = try ParquetOracle.pyarrow.read(dir + "/\(stream).parquet").rows
+            #expect(rows.count == csv.count, "\(stream)")
+            let marks = rows.compactMap { $0["kind"] == "marker" ? $0["marker"]?.stringValue : nil }
+            #expect(marks == csv.compactMap { $0["marker"]?.isEmpty == false ? $0["marker"] : nil }, "\(stream)")
+            #expect(marks.count >= 3, "\(stream): start, the step to b, stop")
+            let steps = rows.compactMap { $0["stepPath"]?.stringValue }
+            #expect(steps == csv.compactMap { $0["stepPath"] }, "\(stream)")
+        }
+        let sent = outcome.events.reduce(0) { if case .sent("pq", let n, _) = $1 { $0 + n } else { $0 } }
+        let delivered = outcome.events.reduce(0) { if case .delivered("pq", let n, _) = $1 { $0 + n } else { $0 } }
+        #expect(sent == delivered, "markers are delivered once, however many files hold them")
+    }
+}
