@@ -43,6 +43,16 @@ struct ParquetLayout: Equatable {
         other.columns.filter { !contains($0.name) }
     }
 
+    /// The columns of `other` this layout has under another type, as `other` types them.
+    func retyped(by other: ParquetLayout) -> [ParquetColumnSchema] {
+        other.columns.filter { c in columns.contains { $0.name == c.name && $0 != c } }
+    }
+
+    /// Replaces the column of the same name.
+    mutating func replace(_ column: ParquetColumnSchema) {
+        if let i = columns.firstIndex(where: { $0.name == column.name }) { columns[i] = column }
+    }
+
     /// Adds `columns` at the end (a file widened in place).
     mutating func append(_ more: [ParquetColumnSchema], units moreUnits: [String: String]) {
         columns += more

@@ -94,7 +94,8 @@ public final class ParquetSink: SinkPlugin {
             markers.append(ParquetMarker(batch, row: row))
         }
         if batch.kinds.contains(where: { $0 != .marker }) {
-            try writer(for: batch.stream, descriptor: batch.descriptor, context: context).write(batch, markers: markers)
+            try writer(for: batch.stream, descriptor: batch.descriptor, context: context).write(
+                batch, markers: markers, warn: context.warn)
         }
         reportSent(context)
     }

@@ -28,6 +28,8 @@ final class ParquetStreamWriter {
     private var buffers: [ParquetColumnBuffer]
     private var part: ParquetFileWriter?
     private var partNumber = 0
+    /// The single file's number: 1 until a field changes type.
+    private var fileNumber = 1
     private var partRows = 0
     private var partStart = 0.0
     /// The index of the sink's next marker this stream has not written yet.
@@ -56,8 +58,9 @@ final class ParquetStreamWriter {
     var bytesWritten: Int { closed.reduce(0) { $0 + $1.bytes } + (part?.bytesWritten ?? 0) }
 
     /// Writes the data and events of `batch`, each preceded by the markers due by its uptime.
-    func write(_ batch: Batch, markers: [ParquetMarker]) throws {
-        try adopt(batch)
+    /// - Parameter warn: reports what a reader should know (a field that changed type).
+    func write(_ batch: Batch, markers: [ParquetMarker], warn: (String) -> Void) throws {
+        try adopt(batch, warn: warn)
         let plan = ParquetRowPlan(batch, layout: layout)
         var row = 0
         let n = batch.count
@@ -101,13 +104,14 @@ final class ParquetStreamWriter {
     // MARK: Schema
 
     /// Takes the descriptor of `batch`, widening the schema by the fields it adds.
-    private func adopt(_ batch: Batch) throws {
+    private func adopt(_ batch: Batch, warn: (String) -> Void) throws {
         let known = batch.columns.allSatisfy {
             layout.contains($0.name) || ParquetLayout.reserved.contains($0.name)
         }
         if known && (batch.descriptor == nil || batch.descriptor == descriptor) { return }
         if let d = batch.descriptor { descriptor = d }
         let wider = ParquetLayout(descriptor: descriptor, batch: batch)
+        try retype(layout.retyped(by: wider), warn: warn)
         let added = layout.missing(from: wider)
         guard !added.isEmpty else { return }
         let units = wider.units.filter { name, _ in added.contains { $0.name == name } }
@@ -124,6 +128,32 @@ final class ParquetStreamWriter {
             b.appendNull(count: buffers.first?.rowCount ?? 0)
             return b
         }
+    }
+
+    /// Gives fields whose declared type changed (an int field that met a double) their new
+    /// column type. Written chunks cannot change type, so the open file is closed and the rows
+    /// from here on go to the next part, or for a single file to `<stream>-2.parquet`: a reader
+    /// that unions by name promotes the column to the wider type.
+    private func retype(_ changed: [ParquetColumnSchema], warn: (String) -> Void) throws {
+        guard !changed.isEmpty else { return }
+        if let open = part?.path {
+            try closePart()
+            if case .file = target {
+                fileNumber += 1
+                warn(
+                    "\(changed.map(\.name).joined(separator: ", ")) changed type mid-run; rows from here on go to "
+                        + "\(filePath(fileNumber)) (\(open) holds those before)")
+            }
+        }
+        for column in changed { layout.replace(column) }
+        buffers = layout.columns.map(ParquetColumnBuffer.init)
+    }
+
+    /// The single file's path: `<stream>.parquet`, then `<stream>-2.parquet` after a type change.
+    private func filePath(_ number: Int) -> String {
+        guard case .file(let path) = target else { return "" }
+        guard number > 1 else { return path }
+        return String(path.dropLast(".parquet".count)) + "-\(number).parquet"
     }
 
     // MARK: Parts and row groups
@@ -146,7 +176,7 @@ final class ParquetStreamWriter {
         guard part == nil else { return }
         let path: String
         switch target {
-        case .file(let p): path = p
+        case .file: path = filePath(fileNumber)
         case .folder(let folder):
             partNumber += 1
             path = folder + "/part-" + Self.padded(partNumber) + ".parquet"
