@@ -51,6 +51,10 @@ struct ParquetInspectionTests {
         let dir = try ParquetSinkRun(config: "roll: {rows: 100}").run(batches)
         #expect(ParquetInspection.isParquet(dir + "/s"))
         #expect(!ParquetInspection.isParquet(dir + "/manifest.json"))
+        // A FIFO is not opened to sniff it (that would wait for a writer): it is not Parquet.
+        let fifo = dir + "/pipe.parquet"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(!ParquetInspection.isParquet(fifo))
         let text = try ParquetInspection.report(dir + "/s")
         #expect(text.contains("parts: 4"))
         #expect(text.contains("rows: 300 in 4 row groups"))

@@ -8,7 +8,9 @@ public enum ParquetInspection {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return false }
         if isDirectory.boolValue { return !parts(in: path).isEmpty }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        // Only a regular file is opened: opening a FIFO or a device to sniff it could block.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+        guard type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 4)).map { [UInt8]($0) } == ParquetFileWriter.magic
     }
