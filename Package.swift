@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "DAQInfoManager", targets: ["DAQInfoManager"]),
         .library(name: "DAQTransport", targets: ["DAQTransport"]),
         .library(name: "DAQLSL", targets: ["DAQLSL"]),
+        .library(name: "DAQStorage", targets: ["DAQStorage"]),
         // swift-crypto's SHA-256 for the hashes a run records, which DAQCore leaves to the program.
         .library(name: "DAQSHA256", targets: ["DAQSHA256"]),
         .executable(name: "daq", targets: ["daq"]),
@@ -106,11 +107,14 @@ let package = Package(
         // liblsl is loaded at run time (dlopen), so nothing here links it: `daq` builds and runs
         // on a machine without it, and says how to get it when a pipeline first needs it.
         .target(name: "DAQLSL", dependencies: ["DAQCore", "CZlib"], path: "Plugins/LSL"),
+        // Parquet written from the format's specification; libzstd is loaded at run time (dlopen),
+        // as liblsl is, because Debian ships the library but not its headers.
+        .target(name: "DAQStorage", dependencies: ["DAQCore", "CZlib"], path: "Plugins/Storage"),
         .target(
             name: "DAQCLI",
             dependencies: [
                 "DAQCore", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode", "DAQInfoManager",
-                "DAQInfoManagerServer", "DAQTransport", "DAQLSL", "DAQSHA256",
+                "DAQInfoManagerServer", "DAQTransport", "DAQLSL", "DAQStorage", "DAQSHA256",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,7 +132,7 @@ let package = Package(
             dependencies: [
                 "DAQCore", "DAQCLI", "DAQStandard", "DAQMotion", "DAQSampleLogger", "DAQBLE", "DAQBarcode",
                 "DAQInfoManager",
-                "DAQTransport", "DAQLSL",
+                "DAQTransport", "DAQLSL", "DAQStorage",
             ]),
         .target(name: "DAQTesting", dependencies: ["DAQCore", "CZlib", .product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "daq", dependencies: ["DAQKit"]),
@@ -192,6 +196,9 @@ let package = Package(
         .testTarget(
             name: "DAQLSLTests",
             dependencies: ["DAQCore", "DAQLSL", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
+        .testTarget(
+            name: "DAQStorageTests",
+            dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
         .testTarget(

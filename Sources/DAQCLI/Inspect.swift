@@ -2,6 +2,7 @@ import ArgumentParser
 import DAQCore
 import DAQLSL
 import DAQMotion
+import DAQStorage
 import Foundation
 
 extension DAQCommand {
@@ -30,6 +31,10 @@ extension DAQCommand {
                 measured), samples, first and last time, clock offsets (count, mean), and whether \
                 its footers are missing ('daq repair' adds them).
 
+                A Parquet file, or a folder of parts a rolling parquet sink wrote, is described \
+                from its footers alone: rows, row groups, time span, codec, and the schema with \
+                units and null counts.
+
                 Given a run directory (one with a manifest.json) it reports how the run ended, \
                 and "interrupted" for a run that was killed: its manifest still says running \
                 and no daq process holds it ('daq repair DIR' closes its files and marks it).
@@ -50,6 +55,7 @@ extension DAQCommand {
         func run() throws {
             if RunRecord.isRunDirectory(recording) { return try inspectRun(recording) }
             if XDFRepair.isXDF(recording) { return try inspectXDF(recording) }
+            if ParquetInspection.isParquet(recording) { return try inspectParquet(recording) }
             if let metric = EpochTable.metric(inHeaderOf: recording) { return try inspectEpochs(metric: metric) }
             var config = "path: \(BatchPlan.quoted(recording))\non_bad_row: skip"
             if let timeUnit { config += "\ntime_unit: \(timeUnit)" }

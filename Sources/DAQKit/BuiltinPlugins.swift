@@ -6,6 +6,7 @@ import DAQLSL
 import DAQMotion
 import DAQSampleLogger
 import DAQStandard
+import DAQStorage
 import DAQTransport
 
 /// Every plugin family shipped with `daq`.
@@ -14,9 +15,9 @@ import DAQTransport
 /// handed its plugins (``DAQCommand/main(plugins:)``), so a custom `daq` chooses them, and only
 /// a program that wants every family links every family.
 public enum BuiltinPlugins {
-    /// Standard, Motion, SampleLogger, BLE, Barcode, Info Manager, Transport and LSL plugins.
+    /// Standard, Motion, SampleLogger, BLE, Barcode, Info Manager, Transport, LSL and Storage plugins.
     public static var all: [PluginDescriptor] {
         StandardPlugins.all + MotionPlugins.all + SampleLoggerPlugins.all + BLEPlugins.all + BarcodePlugins.all
-            + InfoManagerPlugins.all + TransportPlugins.all + LSLPlugins.all
+            + InfoManagerPlugins.all + TransportPlugins.all + LSLPlugins.all + StoragePlugins.all
     }
 }

@@ -3,7 +3,7 @@ import DAQCore
 /// Every built-in plugin's conformance entry, by module; see the `Entries+*.swift` files.
 enum ConformanceTable {
     static var entries: [Entry] {
-        standard + exec + motion + loggers + ble + barcode + liveScanners + services + lsl
+        standard + exec + motion + loggers + ble + barcode + liveScanners + services + lsl + storage
     }
 
     /// Built-in plugins the suite cannot run in-process, each with the reason.
