@@ -1,5 +1,5 @@
 import DAQCore
-import DAQStandard
+import DAQKit
 import DAQTesting
 import NIOCore
 import Testing
@@ -46,7 +46,7 @@ struct MQTTHardeningTests {
     }
 
     @Test func aPasswordWrittenWherePasswordEnvNamesAVariableIsNotEchoed() throws {
-        let registry = try PluginRegistry(StandardPlugins.all + TransportPlugins.all)
+        let registry = try PluginRegistry(BuiltinPlugins.all)
         let yaml = """
             name: p
             sources:
