@@ -100,17 +100,23 @@ public final class RunRecorder: Sendable {
                 path: key, reason: "the pipeline name \(PipelineName.quoted(pipelineName)) \(problem)")
         }
         let name = Self.directoryName(pipeline: pipelineName, start: startDate)
+        do {
+            try FileManager.default.createDirectory(atPath: key, withIntermediateDirectories: true)
+        } catch {
+            throw OutputFileError(path: key, reason: "cannot create the folder: \(error.localizedDescription)")
+        }
+        // mkdir itself says whether the name is free: two runs starting in the same second (or
+        // a symbolic link planted under the name) never share or follow a directory, as a check
+        // before creating would let them.
         var candidate = (key as NSString).appendingPathComponent(name)
         var n = 2
-        while FileManager.default.fileExists(atPath: candidate) {
+        while mkdir(candidate, 0o755) != 0 {
+            guard errno == EEXIST else {
+                throw OutputFileError(
+                    path: candidate, reason: "cannot create the run directory: \(String(cString: strerror(errno)))")
+            }
             candidate = (key as NSString).appendingPathComponent("\(name)-\(n)")
             n += 1
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: candidate, withIntermediateDirectories: true)
-        } catch {
-            throw OutputFileError(
-                path: candidate, reason: "cannot create the run directory: \(error.localizedDescription)")
         }
         let lock = RunDirectoryLock.take(candidate)
         do {

@@ -48,11 +48,24 @@ public final class OutputFile {
                     path: path, reason: "cannot create directory '\(dir)': \(error.localizedDescription)")
             }
         }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC) | Self.noFollow(path)
         let opened = open(path, flags, 0o644)
-        guard opened >= 0 else { throw OutputFileError(path: path, reason: String(cString: strerror(errno))) }
+        guard opened >= 0 else {
+            let reason =
+                errno == ELOOP
+                ? "it is a symbolic link, and outputs are never written through one (remove it, or name its target)"
+                : String(cString: strerror(errno))
+            throw OutputFileError(path: path, reason: reason)
+        }
         fd = opened
         ownsDescriptor = true
+    }
+
+    /// `O_NOFOLLOW`, except under `/dev`: a symbolic link planted where an output goes must
+    /// not turn the write onto another file, while a device path (`/dev/stdout`) is the user's
+    /// own choice, in a folder only the system writes.
+    public static func noFollow(_ path: String) -> Int32 {
+        path.hasPrefix("/dev/") ? 0 : O_NOFOLLOW
     }
 
     /// Wraps an open descriptor (standard output, a pipe) without owning it.
