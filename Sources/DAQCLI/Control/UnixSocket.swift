@@ -31,22 +31,33 @@ enum UnixSocket {
     }
 
     /// A listening socket at `path`, readable and writable by its owner only.
+    ///
+    /// Bound in a new owner-only folder beside `path`, made owner-only there, then renamed into
+    /// place: it is never reachable by others, and no process-wide `umask` is changed while
+    /// other threads create files.
     static func listen(at path: String) throws -> Int32 {
-        var addr = try address(path)
+        let folder = (path as NSString).deletingLastPathComponent
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.daq-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw Failure("cannot make a private folder to bind", path: path)
+        }
+        let scratch = String(cString: made)
+        defer { rmdir(scratch) }
+        let temporary = scratch + "/s"
+        var addr = try address(temporary)
+        _ = try address(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("cannot create a socket for", path: path) }
-        unlink(path)
-        // The umask makes the socket owner-only from the moment it exists, not after a chmod.
-        let old = umask(0o177)
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        umask(old)
-        guard bound == 0, Glibc.listen(fd, 8) == 0 else {
+        guard bound == 0, chmod(temporary, 0o600) == 0, rename(temporary, path) == 0, Glibc.listen(fd, 8) == 0
+        else {
             let failure = Failure("cannot listen on", path: path)
             close(fd)
+            unlink(temporary)
             throw failure
         }
         return fd
