@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Prometheus
+import Synchronization
 
 /// The Prometheus endpoint of `daq run`: `GET /metrics` in the text exposition format.
 ///
@@ -15,16 +16,27 @@ final class MetricsEndpoint: Sendable {
     let group: MultiThreadedEventLoopGroup
     let channel: any Channel
 
+    /// A connection that sends nothing for this long (a request half sent, or none) is closed.
+    static let idleTimeout = TimeAmount.seconds(10)
+    /// Connections open at once; one more is closed as it comes, so a flood of them holds a few
+    /// descriptors for at most ``idleTimeout``, never the process's whole allowance.
+    static let maxConnections = 32
+
     /// Binds `spec`'s address and prints where it serves, with the port a `:0` address took.
     static func start(_ spec: MetricsSpec) throws -> MetricsEndpoint {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let open = ConnectionCount()
         do {
             let channel = try ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
-                    channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    guard open.enter(below: Self.maxConnections) else { return channel.close() }
+                    channel.closeFuture.whenComplete { _ in open.leave() }
+                    return channel.pipeline.addHandler(IdleStateHandler(readTimeout: Self.idleTimeout)).flatMap {
+                        channel.pipeline.configureHTTPServerPipeline()
+                    }.flatMap {
                         channel.pipeline.addHandler(ScrapeHandler(registry: registry))
                     }
                 }
@@ -53,6 +65,20 @@ final class MetricsEndpoint: Sendable {
     }
 }
 
+/// The endpoint's open connections, counted on its one event loop and read nowhere else.
+private final class ConnectionCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Counts one more connection unless `limit` are open; returns whether it was counted.
+    func enter(below limit: Int) -> Bool {
+        if count.add(1, ordering: .relaxed).newValue <= limit { return true }
+        count.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    func leave() { count.subtract(1, ordering: .relaxed) }
+}
+
 struct MetricsEndpointError: Error, CustomStringConvertible {
     var address: String
     var reason: String
@@ -67,6 +93,15 @@ private final class ScrapeHandler: ChannelInboundHandler, Sendable {
     let registry: PrometheusCollectorRegistry
 
     init(registry: PrometheusCollectorRegistry) { self.registry = registry }
+
+    /// A connection idle past ``MetricsEndpoint/idleTimeout`` is closed.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
