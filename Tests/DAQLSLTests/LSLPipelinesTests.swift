@@ -6,7 +6,7 @@ import Testing
 /// The shipped LSL pipelines, run inside a network namespace of the test's own: what
 /// `lsl-outlet.yaml` publishes, `lsl-inlet.yaml` logs, every sample with its values and the
 /// recording's spacing; pylsl reads the markers beside it.
-@Suite("lsl pipelines", .serialized, .timeLimit(.minutes(5)))
+@Suite("lsl pipelines", .serialized, .timeLimit(.minutes(15)))
 struct LSLPipelinesTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

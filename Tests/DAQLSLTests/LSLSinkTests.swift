@@ -9,7 +9,7 @@ import Testing
 /// network namespace of the test's own: the shipped `pipelines/lsl-outlet.yaml` replays the
 /// walk; the recording holds every sample and marker, contiguous, with the channel labels,
 /// units, rate and the recording's own spacing; the pylsl inlet reads the same.
-@Suite("lsl sink", .serialized, .timeLimit(.minutes(5)))
+@Suite("lsl sink", .serialized, .timeLimit(.minutes(15)))
 struct LSLSinkTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -7,7 +7,7 @@ import Testing
 /// sample and marker pylsl pushed arrives once, in order, with its values and its timestamp
 /// (within 1 ms, after the clock mapping the manifest records), and an outlet restarted
 /// mid-run leaves a gap that is reported and nothing twice.
-@Suite("lsl source", .serialized, .timeLimit(.minutes(5)))
+@Suite("lsl source", .serialized, .timeLimit(.minutes(15)))
 struct LSLSourceTests {
     static let channels = 8
 
