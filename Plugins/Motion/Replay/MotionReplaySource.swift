@@ -396,7 +396,7 @@ public final class MotionReplaySource: SourcePlugin {
         }
         if badRowPolicy == .fail && context.errorPolicy == .stop {
             pendingFailure = bad
-            context.notice("on_bad_row: skip reports each bad row by file and line and reads on past it")
+            context.noticeHowToReadOn()
             return true
         }
         if badRows <= Self.reportLimit { context.warn("skipped \(bad)") }

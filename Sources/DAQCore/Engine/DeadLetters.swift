@@ -74,6 +74,12 @@ extension StageRuntime {
 }
 
 extension StageContext {
+    /// Says, beside the error a bad row ends a run with, how to read on past such rows: a
+    /// plugin with `on_bad_row` calls it as it stops at one.
+    public func noticeHowToReadOn() {
+        notice("on_bad_row: skip reports each bad row by file and line and reads on past it")
+    }
+
     /// A bad row or report, handled by the plugin's own skip setting and the component's
     /// `on_error`: sent to `<component>.dead` (`dead_letter`), reported and skipped (`skip`, or
     /// `stop` with the plugin skipping), or thrown (`stop` with the plugin failing).
@@ -93,7 +99,7 @@ extension StageContext {
         case .stop:
             guard pluginSkips else {
                 // Every caller has `on_bad_row`: say how to read on, beside the error.
-                notice("on_bad_row: skip reports each bad row by file and line and reads on past it")
+                noticeHowToReadOn()
                 throw failure()
             }
             warn("skipped \(message)")

@@ -64,7 +64,7 @@ public final class OutputFile {
     /// `O_NOFOLLOW`, except under `/dev`: a symbolic link planted where an output goes must
     /// not turn the write onto another file, while a device path (`/dev/stdout`) is the user's
     /// own choice, in a folder only the system writes.
-    public static func noFollow(_ path: String) -> Int32 {
+    private static func noFollow(_ path: String) -> Int32 {
         path.hasPrefix("/dev/") ? 0 : O_NOFOLLOW
     }
 
