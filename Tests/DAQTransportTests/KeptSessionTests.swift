@@ -85,6 +85,25 @@ struct KeptSessionTests {
         try Self.nextRunHoldsTheRest(of: firstPart, firstOut: first.stats("rx", in: r1)?.samplesOut, tx, broker, n)
     }
 
+    /// A collector whose run reaches `--max-samples` while messages still arrive takes no message
+    /// past it: the run's limit is the source's budget, so the next run receives the rest and the
+    /// two runs hold every sample once, whatever the batch size. (Each message is one sample, so
+    /// none straddles the limit.)
+    @Test(arguments: [1, 7, 4096])
+    func aCollectorsMaxSamplesReachedMidStreamLeavesTheRestToItsNextRun(batchSize: Int) throws {
+        let broker = try Mosquitto()
+        try broker.start()
+        let n = 4000
+        let first = try LiveRun(
+            BrokerRoundTripTests.receiver(broker.url, count: n), maxSamples: n / 4, batchSize: batchSize)
+        let tx = try LiveRun(BrokerRoundTripTests.sender(broker.url, count: n, qos: 1))
+        let (r1, byItself) = first.finish(within: 20)
+        #expect(byItself, "the run ended at --max-samples")
+        let firstPart = first.collected("got").compactMap { $0["seq"]?.intValue }
+        #expect(firstPart.count == n / 4, "\(firstPart.count) samples, not --max-samples")
+        try Self.nextRunHoldsTheRest(of: firstPart, firstOut: first.stats("rx", in: r1)?.samplesOut, tx, broker, n)
+    }
+
     /// Runs the collector again while the sender `tx` finishes, and checks that the two runs hold
     /// every one of the `n` samples, each once unless the publisher reconnected. The next run goes
     /// on until every sample is in one run or the other, so a sample it gets twice cannot end it

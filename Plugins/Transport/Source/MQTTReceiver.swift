@@ -55,13 +55,16 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
     /// Stops taking messages and hands over the samples taken, each of them acknowledged: the
     /// broker will not send those again, so they must reach the pipeline now. When the run's end
     /// is a stop or `--duration`, every one goes: what lay at or past that end was refused as it
-    /// arrived. A `--max-samples` cut leaves no end to refuse by, so samples from `uptime` on are
-    /// dropped with it.
+    /// arrived. A `--max-samples` cut leaves no end to refuse by: a message past the run's budget
+    /// was refused as it arrived, and what is left from `uptime` on (the tail of the message that
+    /// reached the budget, or what came while another source used it up) is dropped with it.
     func close(before uptime: Double, into batch: inout Batch) {
         condition.withLock {
             let endKnown = context?.endUptime != nil
+            var due = endKnown ? pending.count : pending.uptimes.firstIndex { $0 >= uptime } ?? pending.count
+            // Never past `--max-samples`: what the stage took already counts against it.
+            if let budget = context?.sampleBudget { due = min(due, max(0, budget - (received - pending.count))) }
             context = nil
-            let due = endKnown ? pending.count : pending.uptimes.firstIndex { $0 >= uptime } ?? pending.count
             batch.append(contentsOf: pending.slice(0..<due))
             pending = Batch()
         }
@@ -185,6 +188,8 @@ final class MQTTReceiver: MQTTClientDelegate, @unchecked Sendable {
             // its id is remembered, so that sent again on a reconnect it is not taken for a copy.
             if let end = context.endUptime, uptime >= end { return (false, nil, false) }
             if let count, received >= count { return (false, nil, false) }
+            // So it would past the run's `--max-samples`, once this source took what the others left.
+            if let budget = context.sampleBudget, received >= budget { return (false, nil, false) }
             if let id = decoded.first?.messageID, !filter.admit(id) {
                 duplicates += 1
                 return (true, nil, false)

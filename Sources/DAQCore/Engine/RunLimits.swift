@@ -8,7 +8,13 @@ final class RunLimits: Sendable {
 
     let duration: Double?
     let maxSamples: Int?
-    private let admitted = Mutex(0)
+    /// Samples admitted in all, and by each source: a source's budget is what the others left.
+    private let admitted = Mutex(Admitted())
+
+    private struct Admitted {
+        var total = 0
+        var bySource: [String: Int] = [:]
+    }
 
     init(duration: Double?, maxSamples: Int?) {
         self.duration = duration
@@ -17,19 +23,28 @@ final class RunLimits: Sendable {
 
     /// Cuts `batch` to the limits and counts what is left in. `.samples` means this batch took
     /// the last of `--max-samples`: every other source must stop.
-    func admit(_ batch: inout Batch) -> Admission {
+    func admit(_ batch: inout Batch, from source: String) -> Admission {
         var reached = false
         if let duration, let cut = batch.uptimes.firstIndex(where: { $0 >= duration }) {
             batch = batch.slice(0..<cut)
             reached = true
         }
         guard let maxSamples else { return reached ? .duration : .open }
-        let (allowed, full) = admitted.withLock { n -> (Int, Bool) in
-            let allowed = min(batch.count, max(0, maxSamples - n))
-            n += allowed
-            return (allowed, n >= maxSamples)
+        let count = batch.count
+        let (allowed, full) = admitted.withLock { a -> (Int, Bool) in
+            let allowed = min(count, max(0, maxSamples - a.total))
+            a.total += allowed
+            a.bySource[source, default: 0] += allowed
+            return (allowed, a.total >= maxSamples)
         }
         if allowed < batch.count { batch = batch.slice(0..<allowed) }
         return full ? .samples : reached ? .duration : .open
+    }
+
+    /// How many samples `source` may still hand over in all, counting those it already has:
+    /// `--max-samples` less what the other sources were admitted. `nil` without that limit.
+    func budget(for source: String) -> Int? {
+        guard let maxSamples else { return nil }
+        return admitted.withLock { a in maxSamples - (a.total - a.bySource[source, default: 0]) }
     }
 }

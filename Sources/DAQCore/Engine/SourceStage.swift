@@ -239,7 +239,7 @@ final class SourceStage: StageRuntime, @unchecked Sendable {
 
     /// Applies the run's limits to what the source read.
     private func admit(_ batch: inout Batch, _ r: inout Reading) {
-        let limited = links?.limits.admit(&batch) ?? .open
+        let limited = links?.limits.admit(&batch, from: name) ?? .open
         switch limited {
         case .open: break
         case .duration:

@@ -89,6 +89,16 @@ public final class StageContext: Sendable {
         }
     }
 
+    /// How many samples this source may hand over in all, those it already has included: the
+    /// run's `--max-samples` less what the other sources gave. Past it, samples are dropped with
+    /// the run's end, so a live source that acknowledges what it takes counts what it took and
+    /// leaves the rest unacknowledged instead. `nil` without that limit. Exact for a source that
+    /// alone feeds the limit; with others, theirs may use up the room between two of its reads.
+    public var sampleBudget: Int? {
+        guard let stage, let links = stage.links else { return nil }
+        return links.limits.budget(for: stage.name)
+    }
+
     /// Wall time at run start, seconds since 1970: add a sample's uptime for its timestamp.
     public var startDate: Double { clock.startDate }
 

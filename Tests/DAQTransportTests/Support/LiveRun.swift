@@ -11,17 +11,18 @@ final class LiveRun: Sendable {
     private let finished = Recorder<RunResult>()
 
     /// Validates `yaml` with every built-in plugin plus `collect`, and starts it, for `duration`
-    /// seconds of its clock when one is given (`--duration`).
+    /// seconds of its clock when one is given (`--duration`), and for `maxSamples` (`--max-samples`).
     init(
         _ yaml: String, environment: [String: String] = [:], overrides: [String] = [], file: String = "test.yaml",
-        duration: Double? = nil, batchSize: Int = 1024
+        duration: Double? = nil, maxSamples: Int? = nil, batchSize: Int = 1024
     ) throws {
         let registry = try PluginRegistry(BuiltinPlugins.all + [.collect])
         let spec = try PipelineLoader(registry: registry, environment: environment, overrides: overrides).load(
             text: yaml, file: file)
         let events = self.events
         run = try PipelineRun(
-            spec: spec, options: RunOptions(duration: duration, batchSize: batchSize, flushInterval: 0.2),
+            spec: spec,
+            options: RunOptions(maxSamples: maxSamples, duration: duration, batchSize: batchSize, flushInterval: 0.2),
             observers: [ClosureObserver { events.append($0) }])
         try run.start()
         // After start: before it, the run's group is empty and would report finished at once.
