@@ -30,6 +30,12 @@ public struct MQTTSettings: SettingGroup {
         }
     }
 
+    /// Whether the url asks for TLS (`mqtts://`); `false` for a url that does not parse.
+    var isTLS: Bool {
+        if case .success(let target) = MQTTClientOptions.parse(url: url) { return target.tls }
+        return false
+    }
+
     /// The first label of this machine's host name (`edge1` of `edge1.lab.example`), as the
     /// default client id and the payloads' `_host` name it.
     static var hostName: String {
@@ -57,6 +63,8 @@ public struct MQTTSettings: SettingGroup {
             host: target.host, port: target.port, tls: target.tls,
             clientID: clientID ?? "daq-\(context.pipelineName)-\(context.componentName)-\(host)")
         o.caFile = link.caFile.map(context.resolve)
+        o.certFile = link.certFile.map(context.resolve)
+        o.keyFile = link.keyFile.map(context.resolve)
         o.keepAlive = UInt16(keepAlive.value.rounded())
         o.cleanSession = cleanSession
         o.username = username
@@ -78,6 +86,10 @@ public struct MQTTSettings: SettingGroup {
 /// the link is secured and kept up.
 public struct MQTTLinkSettings: SettingGroup {
     @Setting("PEM certificate authorities to trust for mqtts:// (default: the system's).") var caFile: String?
+    @Setting(
+        "PEM certificate (chain) this client shows a broker that asks for one (mqtts:// only; with key_file).")
+    var certFile: String?
+    @Setting("PEM private key of cert_file; keep it readable by its owner only.") var keyFile: String?
     @Setting("Time allowed for TCP, TLS and CONNACK.") var connectTimeout = Seconds(5)
     @Setting("First delay before reconnecting; doubled after each failed attempt.") var reconnectDelay = Seconds(0.1)
     @Setting("Longest delay between reconnect attempts.") var maxReconnectDelay = Seconds(10)
@@ -87,8 +99,13 @@ public struct MQTTLinkSettings: SettingGroup {
 
     public init() {}
 
-    /// Checks values beyond their types.
-    func validate() throws {
+    /// Checks values beyond their types; `tls` is whether the url is `mqtts://`.
+    func validate(tls: Bool) throws {
+        if certFile != nil && keyFile == nil { throw $certFile.issue("a client certificate needs its `key_file`") }
+        if keyFile != nil && certFile == nil { throw $keyFile.issue("a private key needs its `cert_file`") }
+        if let certFile, !tls {
+            throw $certFile.issue("a client certificate ('\(certFile)') is shown only over TLS: use mqtts://")
+        }
         if !(connectTimeout.value > 0) { throw $connectTimeout.issue("must be greater than 0") }
         if !(reconnectDelay.value > 0) { throw $reconnectDelay.issue("must be greater than 0") }
         if maxReconnectDelay < reconnectDelay {

@@ -28,11 +28,19 @@ public final class Mosquitto: @unchecked Sendable {
     public var tlsURL: String { "mqtts://localhost:\(port)" }
     /// The test CA's certificate, for `ca_file`.
     public var caFile: String { directory.appendingPathComponent("ca.pem").path }
+    /// A client certificate the test CA signed, and its key, for `cert_file` and `key_file`.
+    public var clientCertFile: String { directory.appendingPathComponent("client.pem").path }
+    public var clientKeyFile: String { directory.appendingPathComponent("client.key").path }
 
     /// Writes the config; `users` makes the broker refuse anonymous clients and check passwords.
     /// `persistent` keeps sessions on disk, saved every second, so a killed broker comes back
     /// with its subscribers' sessions (see ``waitForSave(after:)``).
-    public init(users: [String: String] = [:], port: Int? = nil, persistent: Bool = false, tls: Bool = false) throws {
+    /// `clientCertificates` (with `tls`) makes it refuse a client without a certificate the test
+    /// CA signed, and writes one for ``clientCertFile``.
+    public init(
+        users: [String: String] = [:], port: Int? = nil, persistent: Bool = false, tls: Bool = false,
+        clientCertificates: Bool = false
+    ) throws {
         guard let binary = Self.find("mosquitto"), !binary.isEmpty else { throw NotInstalled() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("daq-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -76,6 +84,21 @@ public final class Mosquitto: @unchecked Sendable {
                     "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem",
                 ])
             conf += "cafile \(d)/ca.pem\ncertfile \(d)/server.pem\nkeyfile \(d)/server.key\n"
+            if clientCertificates {
+                try Self.runTool(
+                    openssl,
+                    [
+                        "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=daq test client",
+                        "-keyout", "\(d)/client.key", "-out", "\(d)/client.csr",
+                    ])
+                try Self.runTool(
+                    openssl,
+                    [
+                        "x509", "-req", "-in", "\(d)/client.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+                        "-CAcreateserial", "-days", "2", "-out", "\(d)/client.pem",
+                    ])
+                conf += "require_certificate true\n"
+            }
         }
         if users.isEmpty {
             conf += "allow_anonymous true\n"

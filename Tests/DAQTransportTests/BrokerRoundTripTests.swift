@@ -82,6 +82,41 @@ struct BrokerRoundTripTests {
             "\(untrusted.messages("pub"))")
     }
 
+    /// A broker that asks for a client certificate takes the client that shows one its CA signed
+    /// (`cert_file`, `key_file`), and refuses one without: the sink says so and delivers nothing.
+    @Test func clientCertificateRoundTrip() throws {
+        let broker = try Mosquitto(tls: true, clientCertificates: true)
+        try broker.start()
+        let trust = ", ca_file: \"\(broker.caFile)\""
+        let identity = trust + ", cert_file: \"\(broker.clientCertFile)\", key_file: \"\(broker.clientKeyFile)\""
+        let rx = try LiveRun(Self.receiver(broker.tlsURL, count: 50, extra: identity))
+        let tx = try LiveRun(Self.sender(broker.tlsURL, count: 50, qos: 1, extra: identity))
+        let (sent, _) = tx.finish()
+        #expect(tx.stats("pub", in: sent)?.delivered == 50, "\(sent.failure ?? "")")
+        let (_, byItself) = rx.finish()
+        #expect(byItself && rx.collected("got").count == 50)
+        let anonymous = try LiveRun(Self.sender(broker.tlsURL, count: 5, qos: 1, extra: trust + ", drain_timeout: 0.2"))
+        let (r, _) = anonymous.finish()
+        #expect(anonymous.stats("pub", in: r)?.delivered == 0)
+        #expect(!anonymous.messages("pub").isEmpty, "the refused connection is reported")
+        // The CA's key is not the client certificate's: a clear error at start, naming no secret.
+        let mismatched =
+            trust + ", cert_file: \"\(broker.clientCertFile)\", key_file: \"\(broker.directory.path)/ca.key\""
+        #expect {
+            _ = try LiveRun(Self.sender(broker.tlsURL, count: 5, qos: 1, extra: mismatched))
+        } throws: { error in
+            "\(error)".contains("is the key the certificate's?")
+        }
+        #expect {
+            _ = try LiveRun(
+                Self.sender(
+                    broker.tlsURL, count: 5, qos: 1,
+                    extra: trust + ", cert_file: /nonexistent.pem, key_file: /nonexistent.key"))
+        } throws: { error in
+            "\(error)".contains("cannot load cert_file '/nonexistent.pem'")
+        }
+    }
+
     @Test func wrongPasswordIsAClearError() throws {
         // Two variables the test process has, with different values (none is set here: the
         // suite runs in parallel): the broker takes the one's value as the password.

@@ -85,6 +85,26 @@ struct MQTTHardeningTests {
         }
     }
 
+    /// A client certificate comes with its key, and only over TLS, where a broker can ask for it.
+    @Test func aClientCertificateNeedsItsKeyAndTLS() throws {
+        let tls = "url: mqtts://127.0.0.1:8883\ntopics: [t]\n"
+        let c = try PluginConfigLoader.decode(
+            MQTTSource.Configuration.self, yaml: tls + "cert_file: c.pem\nkey_file: c.key")
+        #expect(c.link.certFile == "c.pem" && c.link.keyFile == "c.key")
+        let context = PluginContext(componentName: "c", pipelineName: "p", baseDirectory: "/etc/daq", clock: .virtual)
+        let o = try c.connection.clientOptions(context: context, cleanSession: true, link: c.link)
+        #expect(o.certFile == "/etc/daq/c.pem" && o.keyFile == "/etc/daq/c.key")
+        let refused = [
+            (tls + "cert_file: c.pem", "needs its `key_file`"), (tls + "key_file: c.key", "needs its `cert_file`"),
+            ("url: mqtt://127.0.0.1:1883\ntopics: [t]\ncert_file: c.pem\nkey_file: c.key", "use mqtts://"),
+        ]
+        for (yaml, why) in refused {
+            #expect {
+                try PluginConfigLoader.decode(MQTTSource.Configuration.self, yaml: yaml)
+            } throws: { "\($0)".contains(why) }
+        }
+    }
+
     @Test func aPacketOverTheLimitIsAProtocolErrorBeforeItsBodyArrives() throws {
         let publish = MQTTPublish(
             topic: "t", payload: ByteBuffer(string: String(repeating: "x", count: 5000)), qos: .atMostOnce,

@@ -35,7 +35,8 @@ public final class MQTTClient: @unchecked Sendable {
     private var reading = true
 
     /// Creates a client; nothing happens until ``start()``.
-    /// - Throws: when TLS is asked for and the CA file cannot be loaded.
+    /// - Throws: ``TransportError`` naming the file when TLS is asked for and the CA file, the
+    ///   client certificate or its key cannot be loaded, or the key is not the certificate's.
     public init(
         options: MQTTClientOptions, delegate: any MQTTClientDelegate,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
@@ -47,9 +48,30 @@ public final class MQTTClient: @unchecked Sendable {
         if options.tls {
             var tls = TLSConfiguration.makeClientConfiguration()
             if let ca = options.caFile { tls.trustRoots = .file(ca) }
-            sslContext = try NIOSSLContext(configuration: tls)
+            if let cert = options.certFile, let key = options.keyFile {
+                tls.certificateChain = try Self.load("cannot load cert_file '\(cert)' (PEM expected)") {
+                    try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) }
+                }
+                tls.privateKey = try Self.load("cannot load key_file '\(key)' (PEM expected)") {
+                    .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+                }
+            }
+            sslContext = try Self.load(
+                "cannot set up TLS from ca_file, cert_file and key_file (is the key the certificate's?)"
+            ) {
+                try NIOSSLContext(configuration: tls)
+            }
         } else {
             sslContext = nil
+        }
+    }
+
+    /// Runs `body`; its failure becomes `problem` and the library's reason, for the user.
+    private static func load<T>(_ problem: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw TransportError("\(problem): \(error)")
         }
     }
 

@@ -11,6 +11,10 @@ public struct MQTTClientOptions: Sendable {
     public var tls: Bool
     /// A PEM file of certificate authorities to trust instead of the system's; `nil` for the system's.
     public var caFile: String?
+    /// A PEM certificate (chain) shown to a broker that asks for one, with ``keyFile``; `nil` for none.
+    public var certFile: String?
+    /// The PEM private key of ``certFile``.
+    public var keyFile: String?
     /// The MQTT client id; unique per broker (a second connection with it replaces the first).
     public var clientID: String
     /// Seconds; the client sends PINGREQ when it has written nothing for this long.

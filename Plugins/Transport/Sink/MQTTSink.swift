@@ -38,7 +38,7 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
 
         public func validate() throws {
             try connection.validate()
-            try link.validate()
+            try link.validate(tls: connection.isTLS)
             _ = try TopicTemplate(topic)
             if !(0...1).contains(qos) { throw $qos.issue("must be 0 or 1, found \(qos)") }
             if batchSize < 1 { throw $batchSize.issue("must be at least 1") }

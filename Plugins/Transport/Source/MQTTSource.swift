@@ -44,7 +44,7 @@ public final class MQTTSource: SourcePlugin {
 
         public func validate() throws {
             try connection.validate()
-            try link.validate()
+            try link.validate(tls: connection.isTLS)
             if topics.isEmpty { throw $topics.issue("name at least one topic filter") }
             for (i, t) in topics.enumerated() {
                 if let problem = Self.filterProblem(t) {
