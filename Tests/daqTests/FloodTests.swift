@@ -101,4 +101,54 @@ struct FloodTests {
         // Before, the notes alone grew it by 10 MB; what is left is the client's buffers.
         #expect(peak - before < 8 * 1024, "RSS went from \(before) kB to a peak of \(peak) kB")
     }
+
+    /// An `exec` child that writes a million lines to stderr (each with an escape sequence),
+    /// then one sample: every line is counted, the first few logged and the rest summarised,
+    /// none reaches the terminal raw, and memory and the manifest stay flat. (Before, each line
+    /// was a note: a 35 MB manifest and 253 MB of memory.)
+    @Test func aMillionStderrLinesFromAnExecChild() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-flood-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pipeline = dir.appendingPathComponent("chatty.yaml")
+        let lines = 1_000_000
+        try """
+        name: chatty
+        clock: virtual
+        sources:
+          child:
+            type: exec
+            command: [sh, -c, 'yes "$(printf "noise \\033[2J")" | head -n \(lines) >&2; echo "{\\"x\\": 1}"']
+        sinks:
+          log: {type: logger.jsonl, inputs: [child], directory: "\(dir.path)/out"}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let daq = try LiveProcess(["run", pipeline.path, "--status", "never", "--events", "jsonl"])
+        let pid = daq.process.processIdentifier
+        // VmHWM is the high-water mark: the last reading before the run ends is its peak.
+        var peak = 0
+        let deadline = Date(timeIntervalSinceNow: 300)
+        var finished = false
+        while !finished && Date() < deadline {
+            if let mark = Self.memory(pid, "VmHWM") { peak = max(peak, mark) }
+            finished = daq.line(timeout: 0.05) { $0.hasPrefix("chatty: finished") } != nil
+        }
+        #expect(finished, "\(daq.stderr.suffix(2000))")
+        #expect(daq.finish() == 0, "\(daq.stderr.suffix(2000))")
+        let stderr = daq.stderr
+        #expect(stderr.split(separator: "\n").count < 200, "\(stderr.split(separator: "\n").count) lines on stderr")
+        #expect(stderr.contains("… and 999,9"), "\(stderr.suffix(2000))")
+        #expect(!stderr.contains("\u{1B}"), "an escape sequence reached the terminal")
+        let out = dir.appendingPathComponent("out").path
+        let run = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first)
+        let manifest = "\(out)/\(run)/manifest.json"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: manifest)[.size] as? Int)
+        let logs = try FileManager.default.contentsOfDirectory(atPath: "\(out)/\(run)").filter {
+            $0.hasSuffix(".jsonl")
+        }
+        let data = try logs.map { try String(contentsOfFile: "\(out)/\(run)/\($0)", encoding: .utf8) }.joined()
+        #expect(data.contains(#""x":1"#), "the sample after the flood was logged: \(data.prefix(500))")
+        print("exec stderr flood: peak RSS \(peak) kB; manifest \(size) bytes")
+        #expect(size < 16_384, "the manifest takes \(size) bytes")
+        #expect(peak < 120 * 1024, "peak RSS \(peak) kB")
+    }
 }
