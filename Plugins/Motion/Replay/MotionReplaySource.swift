@@ -457,7 +457,9 @@ public final class MotionReplaySource: SourcePlugin {
         if f.corruptBlocks > 0 { context.warn("skipped \(f.corruptBlocks) corrupt block(s) in all") }
         if !f.gaps.isEmpty {
             let total = f.gaps.reduce(0) { $0 + $1.seconds }
-            context.notice("\(f.gaps.count) gap(s) without samples, \(TimeUnit.short(total)) s in all")
+            // Whole seconds as they are; others to the millisecond, not `1.2000117301940918`.
+            let span = total == total.rounded() ? TimeUnit.short(total) : GapWatch.seconds(total)
+            context.notice("\(f.gaps.count) gap(s) without samples, \(span) s in all")
         }
         if !f.filled.isEmpty {
             let total = f.filled.reduce(0) { $0 + ($1.end - $1.start) }
