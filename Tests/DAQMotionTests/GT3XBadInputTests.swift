@@ -20,17 +20,11 @@ import Testing
         }
     }
 
-    @Test func theOldNHANESLayoutIsNamed() throws {
-        let path = try GT3XWriter.with { $0.layout = .nhanes }.file()
+    @Test func aZipWithoutLogBinOrActivityBin() throws {
+        let path = try GT3XWriter.with { $0.layout = .infoOnly }.file()
         #expect(
             failure(path).message
-                == "\(path): an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife"
-        )
-    }
-
-    @Test func aZipWithoutLogBin() throws {
-        let path = try GT3XWriter.with { $0.layout = .infoOnly }.file()
-        #expect(failure(path).message == "\(path): a zip without log.bin (it holds info.txt) is not an ActiGraph .gt3x")
+                == "\(path): a zip without log.bin or activity.bin (it holds info.txt) is not an ActiGraph .gt3x")
     }
 
     @Test func aGt3xThatIsNoZip() {

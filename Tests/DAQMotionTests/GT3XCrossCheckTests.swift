@@ -98,6 +98,56 @@ import Testing
         #expect(theirs.isEmpty, "actfast reads ACTIVITY2 now (\(theirs.count) rows): compare with it here")
     }
 
+    /// pygt3x's NHANES reading: its time is `Start Date / 1e9` (ticks taken for nanoseconds, so
+    /// not a date) plus `n / rate`, and its values are rounded to 0.001 g at 341 counts per g.
+    static let pygt3xNHANES = """
+        import sys, numpy as np
+        from pygt3x.reader import FileReader
+        with FileReader(sys.argv[1]) as r:
+            assert r.nhanes
+            a = r.acceleration
+        np.savetxt(sys.stdout, a[:, :4] - [a[0, 0], 0, 0, 0], fmt=['%.6f', '%.9g', '%.9g', '%.9g'], delimiter=',')
+        """
+
+    /// The old NHANES layout (activity.bin, GT3X+ up to firmware 2.5.0), read as pygt3x reads
+    /// it: the same samples in the same order, each at the start plus `n / rate`; pygt3x's
+    /// values are rounded to 0.001 g and its times are relative (see ``pygt3xNHANES``). Read in
+    /// batches of 1, 7 and 4,096 rows, since a sample pair straddles the reads.
+    @Test(arguments: [1, 7, 4096])
+    func theNHANESLayoutAgreesWithPygt3x(batch: Int) throws {
+        let w = GT3XWriter.with {
+            $0.layout = .nhanes
+            $0.activity = .activity
+            $0.rate = 30
+            $0.seconds = 25
+            $0.scale = 341
+            $0.serial = "NEO1C12345678"
+            $0.utcOffset = -5 * 3600
+            $0.counts = { n in (x: (n * 37) % 4000 - 2000, y: 1900 - (n * 11) % 3800, z: 341 + (n % 50) - 25) }
+        }
+        let path = try w.file()
+        let (ours, status) = try replay(path).read(batchSize: batch)
+        #expect(status == .finished)
+        expectRows(ours, w.expectedRows(), "motion.replay")
+        let theirs = try python(Self.pygt3xNHANES, [path]).split(separator: "\n").map {
+            $0.split(separator: ",").map { Double($0)! }
+        }
+        #expect(theirs.count == ours.count, "\(theirs.count) samples from pygt3x, \(ours.count) here")
+        var bad = 0
+        for (s, r) in zip(ours, theirs) {
+            let ok =
+                close(s.timestamp - ours[0].timestamp, r[0], 1e-5) && close(s.number("x"), r[1], 5.01e-4)
+                && close(s.number("y"), r[2], 5.01e-4) && close(s.number("z"), r[3], 5.01e-4)
+            if !ok {
+                bad += 1
+                if bad <= 3 {
+                    Issue.record("here \(s.timestamp) \(s.number("x")) \(s.number("y")) \(s.number("z")); pygt3x \(r)")
+                }
+            }
+        }
+        #expect(bad == 0, "\(bad) samples differ from pygt3x")
+    }
+
     /// A .gt3x built by Python's zipfile and struct straight from the specification, not by the
     /// DAQTesting writer: random counts, both record types, idle sleep, a USB record. The script prints what each sample must be.
     static let independent = """

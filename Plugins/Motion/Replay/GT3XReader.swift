@@ -11,9 +11,17 @@ import Foundation
 /// last sample, as ActiLife does, and flagged, as far as ``GT3XFillBound`` allows: a longer jump
 /// is a reported gap, so a file never comes out larger than its own info.txt says it can.
 /// Times are device local time turned into UTC with info.txt's zone or `time_zone:`.
+///
+/// The old NHANES layout (GT3X+ up to firmware 2.5.0: `activity.bin`, no log.bin) is read too,
+/// as pygt3x and GGIR read it: every sample at the nominal rate from info.txt's start.
 final class GT3XReader: RecordingReader {
     private let path: String
-    private let log: GT3XLog
+    /// log.bin's records; `nil` for the NHANES layout, whose samples come from ``activityBin``.
+    private let log: GT3XLog?
+    private let activityBin: GT3XActivityBin?
+    /// The NHANES layout's start, device local time; its samples' counts, reused per read.
+    private var binStart = 0.0
+    private var binCounts: [(x: Int16, y: Int16, z: Int16)] = []
     private var clock: DeviceClock
     private let rate: Int
     private var scale: Double
@@ -57,19 +65,15 @@ final class GT3XReader: RecordingReader {
         if zip.centralDirectoryMissing {
             notes.append("the zip has no central directory (the file was cut short?); its members are read in order")
         }
-        guard let logEntry = zip.entry(named: "log.bin") else {
-            if zip.entry(named: "activity.bin") != nil {
-                throw DeviceFileError(
-                    path: path,
-                    reason:
-                        "an old NHANES-layout .gt3x (activity.bin, no log.bin: GT3X+/ActiSleep+ firmware 2.5.0 or earlier) is not read; convert it with ActiLife"
-                )
-            }
+        let logEntry = zip.entry(named: "log.bin")
+        let binEntry = logEntry == nil ? zip.entry(named: "activity.bin") : nil
+        guard logEntry != nil || binEntry != nil else {
             let names = zip.entries.prefix(5).map { PrintableText.escaped($0.name) }.joined(separator: ", ")
             throw DeviceFileError(
                 path: path,
                 reason:
-                    "a zip without log.bin (it holds \(names.isEmpty ? "nothing" : names)) is not an ActiGraph .gt3x")
+                    "a zip without log.bin or activity.bin (it holds \(names.isEmpty ? "nothing" : names)) is not an ActiGraph .gt3x"
+            )
         }
         guard let infoEntry = zip.entry(named: "info.txt") else {
             throw DeviceFileError(
@@ -79,7 +83,20 @@ final class GT3XReader: RecordingReader {
         let file = GT3XInfo(
             text: String(
                 decoding: text.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(text.dropFirst(3)) : text, as: UTF8.self))
-        log = GT3XLog(stream: try ZipEntryStream(archive: zip, entry: logEntry))
+        log = try logEntry.map { GT3XLog(stream: try ZipEntryStream(archive: zip, entry: $0)) }
+        activityBin = try binEntry.map { GT3XActivityBin(stream: try ZipEntryStream(archive: zip, entry: $0)) }
+        if activityBin != nil {
+            // No record carries a time: every sample's comes from the start and the rate.
+            guard let start = file.startLocal else {
+                throw DeviceFileError(
+                    path: path,
+                    reason: "the NHANES-layout .gt3x's info.txt has no Start Date, so its samples' times are unknown")
+            }
+            binStart = start
+            notes.append(
+                "the old NHANES layout (activity.bin): every sample at the nominal rate from info.txt's start; the layout records no idle sleep or lost seconds"
+            )
+        }
 
         if let timeZone {
             clock = DeviceClock(.named(timeZone))
@@ -96,13 +113,14 @@ final class GT3XReader: RecordingReader {
         recording.serial = file.serial
         recording.timeZone = clock.name
         if let firmware = file.firmware { recording.extra.append(("firmware", firmware)) }
+        if activityBin != nil { recording.extra.append(("layout", "NHANES activity.bin")) }
         if let start = file.startLocal {
             recording.start = Double(clock.utc(Int64(start.rounded(.down)))) + start - start.rounded(.down)
         }
 
         // PARAMETERS comes first in log.bin: its rate and scale are wanted before the first sample.
         let parameters: (scale: Double?, rate: Int?) =
-            try log.peek { r in r.type == 0x15 ? Self.parameters(r.payload) : nil } ?? (nil, nil)
+            try log?.peek { r in r.type == 0x15 ? Self.parameters(r.payload) : nil } ?? (nil, nil)
         // info.txt's rate is text: `inf` or `1e300` must not reach `Int` unchecked. The bound is
         // PARAMETERS' own, far above any ActiGraph's 100 Hz.
         var infoRate: Int?
@@ -167,6 +185,7 @@ final class GT3XReader: RecordingReader {
     }
 
     private func nextItem() throws -> GT3XLog.Item {
+        guard let log else { return .end }
         do {
             return try log.next()
         } catch let e as OutputFileError {
@@ -175,6 +194,7 @@ final class GT3XReader: RecordingReader {
     }
 
     func read(into rows: inout RowBuffer, limit: Int) throws -> Bool {
+        if let activityBin { return try read(activityBin, into: &rows, limit: limit) }
         let target = rows.count + limit
         while rows.count < target {
             if fill != nil {
@@ -197,7 +217,7 @@ final class GT3XReader: RecordingReader {
                 finished = true
                 if idleSince != nil, let e = expected, latest > e {
                     // Asleep to the end: filled up to the last record's second, as pygt3x does.
-                    startFill(from: e, until: latest, number: log.number, asleep: true)
+                    startFill(from: e, until: latest, number: log?.number ?? 0, asleep: true)
                 }
             }
         }
@@ -242,6 +262,31 @@ final class GT3XReader: RecordingReader {
             if let s = Self.parameters(r.payload).scale { scale = s }
         default: break
         }
+    }
+
+    /// The NHANES layout's next samples: sample `n` at the start plus `n / rate`, local time.
+    private func read(_ bin: GT3XActivityBin, into rows: inout RowBuffer, limit: Int) throws -> Bool {
+        let first = bin.count
+        binCounts.removeAll(keepingCapacity: true)
+        let more = try bin.next(limit: limit, into: &binCounts)
+        let period = 1 / Double(rate)
+        let k = scale
+        // The zone's offset is looked up once a second, not once a sample.
+        var second = Int64.min
+        var utcSecond = 0.0
+        for (i, c) in binCounts.enumerated() {
+            let n = first + i
+            let local = binStart + Double(n / rate) + Double(n % rate) * period
+            let whole = local.rounded(.down)
+            if Int64(whole) != second {
+                second = Int64(whole)
+                utcSecond = Double(clock.utc(second))
+            }
+            rows.append(
+                time: utcSecond + (local - whole), x: Double(c.x) / k, y: Double(c.y) / k, z: Double(c.z) / k,
+                line: n / rate + 1)
+        }
+        return more
     }
 
     /// Fills `from..<until` with the last sample when the device could have slept (or lost)

@@ -21,7 +21,9 @@ public struct GT3XWriter: Sendable {
     public enum Layout: Sendable {
         /// `info.txt` and `log.bin`.
         case standard
-        /// The old NHANES layout: `info.txt` and `activity.bin`, no `log.bin`.
+        /// The old NHANES layout (GT3X+ up to firmware 2.5.0): `info.txt`, `log.txt` and
+        /// `activity.bin`, one 12-bit packed Y X Z stream of every sample from the start, no
+        /// `log.bin`. Missing and idle-sleep seconds do not apply: the device wrote every sample.
         case nhanes
         /// `info.txt` alone.
         case infoOnly
@@ -82,8 +84,10 @@ public struct GT3XWriter: Sendable {
             try zip.begin("log.bin", method: method)
             try writeLog(zip)
         case .nhanes:
+            try zip.begin("log.txt", method: method)
+            try zip.write(Array("Battery Voltage: 4.12\r\n".utf8))
             try zip.begin("activity.bin", method: method)
-            try zip.write([0x00, 0x60, 0x08, 0xEB, 0xD0, 0x07, 0x00, 0x9E, 0xBF, 0x00, 0x70, 0x08, 0xEB, 0xF0])
+            try writeActivityBin(zip)
         case .infoOnly: break
         }
         try zip.close()
@@ -111,6 +115,35 @@ public struct GT3XWriter: Sendable {
         let a = abs(seconds)
         let two = { (v: Int) in v < 10 ? "0\(v)" : "\(v)" }
         return (seconds < 0 ? "-" : "") + "\(two(a / 3600)):\(two(a / 60 % 60)):\(two(a % 60))"
+    }
+
+    /// `seconds × rate` samples of `counts`, 36 bits each (Y, X, Z), one stream across seconds.
+    private func writeActivityBin(_ zip: ZipWriter) throws {
+        var out = [UInt8]()
+        var nibble: UInt8? = nil
+        for n in 0..<(seconds * rate) {
+            let c = counts(n)
+            for v in [c.y, c.x, c.z] { Self.pack12(v, into: &out, nibble: &nibble) }
+            if out.count > 1 << 20 {
+                try zip.write(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        if let high = nibble { out.append(high << 4) }
+        try zip.write(out)
+    }
+
+    /// Appends the 12-bit two's complement `v`, big-endian, after a held half byte if any.
+    static func pack12(_ v: Int, into out: inout [UInt8], nibble: inout UInt8?) {
+        let u = UInt16(bitPattern: Int16(v)) & 0x0FFF
+        if let high = nibble {
+            out.append(high << 4 | UInt8(u >> 8))
+            out.append(UInt8(u & 0xFF))
+            nibble = nil
+        } else {
+            out.append(UInt8(u >> 4))
+            nibble = UInt8(u & 0x0F)
+        }
     }
 
     private func writeLog(_ zip: ZipWriter) throws {
@@ -153,17 +186,7 @@ public struct GT3XWriter: Sendable {
                 case .activity2:
                     for v in [c.x, c.y, c.z] { payload.le(UInt64(UInt16(bitPattern: Int16(v))), 2) }
                 case .activity:
-                    for v in [c.y, c.x, c.z] {
-                        let u = UInt16(bitPattern: Int16(v)) & 0x0FFF
-                        if let high = nibble {
-                            payload.append(high << 4 | UInt8(u >> 8))
-                            payload.append(UInt8(u & 0xFF))
-                            nibble = nil
-                        } else {
-                            payload.append(UInt8(u >> 4))
-                            nibble = UInt8(u & 0x0F)
-                        }
-                    }
+                    for v in [c.y, c.x, c.z] { Self.pack12(v, into: &payload, nibble: &nibble) }
                 }
             }
             if let high = nibble { payload.append(high << 4) }
