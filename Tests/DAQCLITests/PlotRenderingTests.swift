@@ -98,6 +98,31 @@ struct PlotRenderingTests {
         #expect(!contents.contains { $0.hasSuffix("(g)") }, "\(contents)")
     }
 
+    /// A recording with a 1 s gap draws each series as two lines with nothing between them,
+    /// not a straight line across the second it has no samples for.
+    @Test func aGapIsDrawnAsAGap() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-plot-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var text = "time,x,y,z\n"
+        for i in 0..<400 where !(150..<250).contains(i) { text += "\(Double(i) / 100),0.1,0.2,\(Double(i % 7) / 10)\n" }
+        try text.write(toFile: dir + "/gap.csv", atomically: true, encoding: .utf8)
+        let report = try RecordingInspector(config: "path: \"\(dir)/gap.csv\"", path: dir + "/gap.csv")
+            .inspect(plotWidth: 800)
+        let svg = report.svg()
+        _ = try Self.check(svg)
+        let pattern = try NSRegularExpression(pattern: #"<polyline [^>]*points="([^"]*)""#)
+        let lines = pattern.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { m in
+            svg[Range(m.range(at: 1), in: svg)!].split(separator: " ").compactMap { Double($0.prefix { $0 != "," }) }
+        }
+        #expect(lines.count == 8, "\(lines.count) lines for 4 series")
+        // The samples stop at 1.49 s and start again at 2.5 s of 3.99: no line crosses 2 s.
+        let (width, _) = Self.size(svg)
+        let middle = 64 + (width - 64 - 16) * 2.0 / 3.99
+        for xs in lines {
+            #expect(!(xs.contains { $0 < middle } && xs.contains { $0 > middle }), "a line crosses the gap")
+        }
+    }
+
     @Test func walkPlotHasAxesUnitsGridLegendAndStepsThatFit() throws {
         let path = Self.repository.appendingPathComponent("recordings/walk.csv").path
         let report = try RecordingInspector(config: "path: \"\(path)\"", path: path).inspect(plotWidth: 1200)

@@ -79,13 +79,28 @@ extension RecordingReport {
                     c.line(left, y(v), width - right, y(v), stroke: "#e4e4e4")
                     c.text(SVGCanvas.label(v, step: step), x: left - 4, y: y(v) + 4, anchor: "end", fill: "#555")
                 }
+                // Pixel columns without samples for longer than twice the usual spacing are a
+                // gap: the line stops there and starts again after it, rather than drawing a level
+                // the recording never had. (Shorter runs of empty columns are a zoom past the rate.)
+                let bucketSeconds = duration / Double(s.buckets)
+                let typical = period.count > 0 && period.mean > 0 ? period.mean : bucketSeconds
                 var points: [(Double, Double)] = []
-                for b in 0..<s.buckets where s.low[k][b].isFinite {
+                var empty = 0
+                for b in 0..<s.buckets {
+                    guard s.low[k][b].isFinite else {
+                        empty += 1
+                        continue
+                    }
+                    if !points.isEmpty && Double(empty) * bucketSeconds > 2 * typical {
+                        c.polyline(points, stroke: colors[k])
+                        points.removeAll(keepingCapacity: true)
+                    }
+                    empty = 0
                     let px = left + (Double(b) + 0.5) / Double(s.buckets) * plotWidth
                     points.append((px, y(s.low[k][b])))
                     points.append((px, y(s.high[k][b])))
                 }
-                c.polyline(points, stroke: colors[k])
+                if !points.isEmpty { c.polyline(points, stroke: colors[k]) }
                 let label = names[k] + (plotUnits.map { " (\($0))" } ?? "")
                 c.rect(left, y0 + 4, SVGCanvas.textWidth(label) + 8, 15, fill: "white")
                 c.text(label, x: left + 4, y: y0 + 15, fill: colors[k], weight: "bold")
