@@ -2,7 +2,8 @@
 # Fuzzes the readers of untrusted input with libFuzzer, one target after another: the gzip path
 # (GzipDecoder, LineReader over .gz), the CSV and JSON Lines recording readers with their number
 # parsing, the device-file readers (.cwa, .gt3x, GENEActiv .bin and CSV, ActiLife CSV), scanned
-# codes (GS1, Digital Link, AIM identifiers), JSON values and YAML pipelines (the loader).
+# codes (GS1, Digital Link, AIM identifiers), JSON values, YAML pipelines (the loader) and the
+# control socket's protocol lines (`daq tap`'s glob and rate among them).
 # Each starts from small valid files the DAQTesting writers make and runs for
 # ${FUZZ_SECONDS:-20} seconds from a fixed seed (FUZZ_RUNS=N: exactly N inputs instead);
 # FUZZ_TARGETS="gzip csv" picks targets. Exits non-zero on a crash, leak, hang or runaway
@@ -19,7 +20,7 @@ seeds="$scratch/readers-seeds"
 rm -rf "$seeds"
 "$fuzzer" --seeds "$seeds"
 mkdir -p "$scratch/crashes"
-for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv gs1 json yaml}; do
+for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv gs1 json yaml control}; do
     corpus="$scratch/corpus-readers-$target"
     mkdir -p "$corpus"
     case $target in
@@ -48,6 +49,7 @@ for i, line in enumerate(open("recordings/scans.jsonl")):
             printf '%s' 'https://id.gs1.org/01/09506000134352/10/ABC?17=261231' > "$corpus/link"
             ;;
         json) head -c 4000 recordings/ids.jsonl > "$corpus/ids.jsonl"; head -c 2000 recordings/scans.jsonl > "$corpus/scans.jsonl" ;;
+        control) cp "$seeds/seed.control" "$corpus/" ;;
         yaml) cp pipelines/hello.yaml pipelines/reference-job.yaml pipelines/hello.daqtest.yaml "$corpus/" ;;
         *) echo "fuzz-readers.sh: unknown target '$target'" >&2; exit 2 ;;
     esac

@@ -123,7 +123,7 @@ echo "test.sh: the test suite ran in $((SECONDS - started)) s"
 # The BLE parsers take bytes from radios and files nobody vetted: a fixed fuzzing run.
 FUZZ_SECONDS=${FUZZ_SECONDS:-60} ./scripts/fuzz-ble.sh
 # So do the readers of recordings (gzip, CSV, device files), scanned codes (GS1), JSON values
-# and YAML pipelines: 20 seconds per target, eight targets.
+# YAML pipelines and the control protocol: 20 seconds per target, nine targets.
 FUZZ_SECONDS=${READERS_FUZZ_SECONDS:-20} ./scripts/fuzz-readers.sh
 
 # The custom-plugin example (Examples/CustomPlugin) builds against this checkout, its tests pass,

@@ -1,6 +1,6 @@
 // Entry point of the readers fuzz target. Built for fuzzing (-DFUZZING, -sanitize=fuzzer) it
 // hands control to libFuzzer's driver for the target READERS_FUZZ_TARGET names (gzip, csv,
-// cwa, gt3x, geneactiv, gs1, json, yaml); built normally it replays the files named on the command line
+// cwa, gt3x, geneactiv, gs1, json, yaml, control); built normally it replays the files named on the command line
 // through the same `fuzzOne`, to reproduce a crash the fuzzer found. `--seeds DIR` writes a
 // small valid input of every target to DIR, for the corpus.
 import Foundation

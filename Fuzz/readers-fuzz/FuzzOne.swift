@@ -1,7 +1,8 @@
 // Fuzz targets over the readers of untrusted input: the gzip path (GzipDecoder, and LineReader
 // over a gzip file), the CSV reader with its number parsing, the device-file readers (.cwa,
 // .gt3x, GENEActiv .bin and CSV, ActiLife CSV), scanned codes (GS1 element strings, Digital
-// Link, AIM identifiers, barcode.gs1's detection), JSON Lines values and YAML configs.
+// Link, AIM identifiers, barcode.gs1's detection), JSON Lines values, YAML configs and the
+// control protocol's lines as a peer on the run's socket sends them (`daq tap`'s glob and rate).
 //
 // Built for libFuzzer by scripts/fuzz-readers.sh; built normally it replays files given as
 // arguments through the same entry.
@@ -13,7 +14,7 @@ import Foundation
 
 /// Which reader one fuzzing process feeds.
 enum FuzzTarget: String, CaseIterable {
-    case gzip, csv, cwa, gt3x, geneactiv, gs1, json, yaml
+    case gzip, csv, cwa, gt3x, geneactiv, gs1, json, yaml, control
 }
 
 /// A fixed "today" for GS1 dates, so a finding replays the same way on another day.
@@ -68,6 +69,33 @@ func fuzzOne(_ target: FuzzTarget, _ bytes: UnsafeRawBufferPointer) {
         if let registry = try? PluginRegistry() {
             _ = try? PipelineLoader(registry: registry, environment: ["A": "1"], overrides: ["name=x"]).load(
                 text: text, file: "fuzz.yaml")
+        }
+    case .control:
+        serveLines(bytes)
+    }
+}
+
+/// Feeds the control server's line splitter in chunks whose sizes come from the input, and
+/// parses each line as the server does, matching a tap's glob against component names as it
+/// does: a peer's bytes must never trap, hang or grow memory past the line limit.
+private func serveLines(_ bytes: UnsafeRawBufferPointer) {
+    var lines = LineBuffer(limit: ControlRequest.lineLimit)
+    let step = bytes.isEmpty ? 1 : Int(bytes[0] % 31) + 1
+    var at = 0
+    while at < bytes.count {
+        let end = min(at + step, bytes.count)
+        lines.append(UnsafeRawBufferPointer(rebasing: bytes[at..<end]))
+        at = end
+        reading: while true {
+            switch lines.next() {
+            case .line(let line):
+                if case .tap(let pattern, let rate) = ControlRequest(line: line) {
+                    precondition(rate.map(ControlRequest.tapRates.contains) ?? true, "a rate out of range was taken")
+                    for name in ["acc", "acc.x", "log", "*", ""] { _ = fnmatch(pattern, name, 0) }
+                }
+            case .needMore: break reading
+            case .tooLong: return
+            }
         }
     }
 }

@@ -21,6 +21,13 @@ func writeSeeds(to dir: String) throws {
     gt3x.idleSleep = [2..<4]
     gt3x.missing = [5]
     try gt3x.write(to: dir + "/seed-sleep.gt3x")
+    // The old NHANES layout: one packed activity.bin stream, no log.bin.
+    var nhanes = GT3XWriter()
+    nhanes.layout = .nhanes
+    nhanes.activity = .activity
+    nhanes.seconds = 2
+    nhanes.rate = 5
+    try nhanes.write(to: dir + "/seed-nhanes.gt3x")
     var gene = GENEActivWriter()
     gene.frequency = 10
     try gene.write(to: dir + "/seed.bin", pages: 2) { GENEActivWriter.RawSample(x: $0, y: -$0, z: 100) }
@@ -28,4 +35,8 @@ func writeSeeds(to dir: String) throws {
     try Data(csv.utf8).write(to: URL(fileURLWithPath: dir + "/seed.csv"))
     try Data("{\"t\": 0, \"x\": NaN, \"y\": -Infinity, \"z\": 1}\n".utf8).write(
         to: URL(fileURLWithPath: dir + "/seed.jsonl"))
+    // Every command of the control protocol, and the hostile tap rates of issue 39.
+    let control =
+        "stats\ntap acc* 1000\ntap * 9223372036854775807\ntap [a-z]?? -5\npause\nresume\nstep walk/out\nreload\nstop\n"
+    try Data(control.utf8).write(to: URL(fileURLWithPath: dir + "/seed.control"))
 }

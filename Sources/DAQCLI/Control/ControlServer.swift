@@ -103,44 +103,24 @@ final class ControlServer: @unchecked Sendable {
     }
 
     private func serve(_ client: Int32) {
-        let reader = SocketLineReader(fd: client, limit: 4096)
+        let reader = SocketLineReader(fd: client, limit: ControlRequest.lineLimit)
         while let line = reader.next() {
-            let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard let verb = words.first else { continue }
-            switch verb {
-            case "stats":
+            // Parsed (and every number in it checked) by the engine's parser, the one the fuzz
+            // target feeds: out of range is refused, never clamped, never trapped on.
+            guard let request = ControlRequest(line: line) else { continue }
+            switch request {
+            case .stats:
                 guard UnixSocket.write(client, Array((StatsJSON.encode(run: run, pipeline: pipeline) + "\n").utf8))
                 else { return }
-            case "tap":
-                // A rate from a peer is checked here: out of range it is refused, never clamped
-                // silently, and never reaches arithmetic that could trap the run.
-                var rate: Int?
-                if words.count > 2 {
-                    rate = Int(words[2]).flatMap { TapSubscriber.rates.contains($0) ? $0 : nil }
-                    guard rate != nil else {
-                        let r = TapSubscriber.rates
-                        reply(
-                            client,
-                            "tap: MAX-RATE must be a whole number from \(r.lowerBound) to \(r.upperBound); found '\(PrintableText.escaped(words[2]))'"
-                        ) {}
-                        return
-                    }
-                }
-                tap(client, pattern: words.count > 1 ? words[1] : "*", rate: rate)
+            case .tap(let pattern, let rate):
+                tap(client, pattern: pattern, rate: rate)
                 return
-            case "pause": reply(client, nil) { run.pause() }
-            case "resume": reply(client, nil) { run.resume() }
-            case "stop": reply(client, nil) { run.stop() }
-            case "step":
-                let path = words.dropFirst().joined(separator: " ")
-                reply(client, path.isEmpty ? "step needs a PATH" : nil) { run.changeStep(to: path) }
-            case "reload":
-                reply(client, reload()) {}
-            default:
-                reply(
-                    client,
-                    "unknown command '\(PrintableText.escaped(verb))'; expected stats, tap, pause, resume, stop, step or reload"
-                ) {}
+            case .refused(let why): reply(client, why) {}
+            case .pause: reply(client, nil) { run.pause() }
+            case .resume: reply(client, nil) { run.resume() }
+            case .stop: reply(client, nil) { run.stop() }
+            case .step(let path): reply(client, nil) { run.changeStep(to: path) }
+            case .reload: reply(client, reload()) {}
             }
         }
     }
@@ -172,7 +152,7 @@ final class ControlServer: @unchecked Sendable {
             ) {}
             return
         }
-        let subscriber = TapSubscriber(components: Set(names), maxRate: max(1, rate ?? 1000))
+        let subscriber = TapSubscriber(components: Set(names), maxRate: rate ?? ControlRequest.defaultTapRate)
         hub.add(subscriber)
         defer { hub.remove(subscriber) }
         var header: [UInt8] = Array(#"{"tap":"components","names":["#.utf8)

@@ -53,9 +53,8 @@ final class TapSubscriber: Sendable {
     let components: Set<String>
     /// Samples per second written at most; the rest are skipped and counted.
     let maxRate: Int
-    /// The rates a client may ask for: a sampled view for people and scripts, never more than a
-    /// million samples a second, and never a number whose arithmetic could overflow.
-    static let rates = 1...1_000_000
+    /// The rates a client may ask for (``ControlRequest/tapRates``).
+    static let rates = ControlRequest.tapRates
     private struct State {
         var queue = Deque<Batch>()
         var skipped = 0

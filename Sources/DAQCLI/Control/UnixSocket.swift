@@ -1,3 +1,4 @@
+import DAQCore
 import Foundation
 
 #if canImport(Glibc)
@@ -100,28 +101,26 @@ enum UnixSocket {
 /// Reads newline-terminated lines from a blocking descriptor, at most `limit` bytes each.
 final class SocketLineReader {
     private let fd: Int32
-    private var buffer: [UInt8] = []
-    private let limit: Int
+    private var lines: LineBuffer
 
     init(fd: Int32, limit: Int = 1 << 20) {
         self.fd = fd
-        self.limit = limit
+        self.lines = LineBuffer(limit: limit)
     }
 
     /// The next line without its newline; `nil` at the end or on an error or an oversized line.
     func next() -> String? {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            if let nl = buffer.firstIndex(of: 10) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
+            switch lines.next() {
+            case .line(let line): return line
+            case .tooLong: return nil
+            case .needMore: break
             }
-            if buffer.count > limit { return nil }
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
-            buffer.append(contentsOf: chunk[..<n])
+            lines.append(chunk[..<n])
         }
     }
 }
