@@ -35,8 +35,9 @@ for target in ${FUZZ_TARGETS:-gzip csv cwa gt3x geneactiv gs1 json yaml control}
             head -c 2000 recordings/walk.csv > "$corpus/walk.csv"
             ;;
         cwa) cp "$seeds/seed.cwa" "$corpus/" ;;
-        # Valid, zip64 and idle-sleep seeds, and the hostile files of issue 39: forged zip64
-        # counts, sizes and offsets, info.txt numbers that overflow, fill bombs.
+        # Valid, zip64, stored and idle-sleep seeds, and the hostile files of issue 39: forged
+        # zip64 counts, sizes and offsets, info.txt numbers that overflow, fill bombs. Half the
+        # mutations write such values into zip64 records and info.txt (Mutator.swift).
         gt3x) cp "$seeds"/seed*.gt3x Tests/Fixtures/hostile/*.gt3x "$corpus/" ;;
         geneactiv) cp "$seeds/seed.bin" "$corpus/" ;;
         gs1)

@@ -15,6 +15,11 @@ func writeSeeds(to dir: String) throws {
     // The zip64 end records, so mutations reach their 64-bit counts, sizes and offsets.
     gt3x.zip64 = true
     try gt3x.write(to: dir + "/seed-zip64.gt3x")
+    // Stored, not deflated: info.txt's text lies in the file as is, where the structured
+    // mutation (Mutator.swift) writes hostile numbers over its values.
+    gt3x.method = .stored
+    try gt3x.write(to: dir + "/seed-stored.gt3x")
+    gt3x.method = .deflated(level: 6)
     // info.txt's numbers, idle sleep and lost seconds: the fill and its bound.
     gt3x.zip64 = false
     gt3x.seconds = 6
