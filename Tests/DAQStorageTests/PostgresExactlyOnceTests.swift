@@ -1,4 +1,5 @@
 import DAQCore
+import DAQTesting
 import Foundation
 import Testing
 

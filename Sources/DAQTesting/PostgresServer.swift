@@ -1,6 +1,4 @@
-import DAQTesting
 import Foundation
-import Testing
 
 /// A real PostgreSQL server for one test: a cluster made by `initdb` in a temporary directory,
 /// listening on a Unix socket in that directory and on a loopback port of its own, started and
@@ -11,36 +9,43 @@ import Testing
 /// wrong password is refused as it would be on a real server. `initdb` and `postgres` refuse
 /// to run as root: as root (CI), they run as `nobody` through `setpriv`, as ``Unprivileged``
 /// does, in a directory that user owns.
-final class PostgresServer {
-    struct NotInstalled: Error, CustomStringConvertible {
-        var program: String
-        var description: String {
+public final class PostgresServer: @unchecked Sendable {
+    // @unchecked: a test drives its server from one task; nothing here is shared.
+    /// A PostgreSQL program this machine lacks.
+    public struct NotInstalled: Error, CustomStringConvertible {
+        public var program: String
+        public var description: String {
             "\(program) is not installed: apt-get install -y postgresql (scripts/test.sh does it)"
         }
     }
 
-    let directory: String
-    let port: Int
-    let user = "daq"
-    let password = "s3cret-\(UUID().uuidString.prefix(8))"
+    /// Its cluster, socket and log.
+    public let directory: String
+    /// The loopback port it listens on.
+    public let port: Int
+    /// Its superuser, who logs in with ``password``.
+    public let user = "daq"
+    /// The superuser's password.
+    public let password = "s3cret-\(UUID().uuidString.prefix(8))"
     private var data: String { directory + "/data" }
     private var running = false
 
     /// The socket's directory (short: a socket path has at most 107 bytes).
-    var socketDirectory: String { directory }
+    public var socketDirectory: String { directory }
 
     /// `postgres://daq@/DB?host=DIR&port=PORT`: the Unix socket.
-    func socketURL(_ database: String = "postgres") -> String {
+    public func socketURL(_ database: String = "postgres") -> String {
         "postgres://\(user)@/\(database)?host=\(socketDirectory)&port=\(port)"
     }
 
     /// `postgres://daq@127.0.0.1:PORT/DB?sslmode=disable`: the loopback port.
-    func tcpURL(_ database: String = "postgres") -> String {
+    public func tcpURL(_ database: String = "postgres") -> String {
         "postgres://\(user)@127.0.0.1:\(port)/\(database)?sslmode=disable"
     }
 
     /// Makes the cluster (not started).
-    init() throws {
+    /// - Throws: ``NotInstalled``, or what `initdb` printed when it failed.
+    public init() throws {
         directory = "/tmp/daq-pg-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try LoopbackPort.reserve()
@@ -67,7 +72,7 @@ final class PostgresServer {
     }
 
     /// Starts the server; returns once it accepts connections.
-    func start() throws {
+    public func start() throws {
         try Self.run(
             "pg_ctl",
             [
@@ -79,13 +84,13 @@ final class PostgresServer {
 
     /// Stops the server as an operator would (`-m fast`: connections are ended, open
     /// transactions rolled back); returns once it is gone.
-    func stop() throws {
+    public func stop() throws {
         try Self.run("pg_ctl", ["stop", "-D", data, "-m", "fast", "-w", "-t", "60"])
         running = false
     }
 
     /// What `psql` prints for `sql` in `database` (unaligned, tuples only, `|` between cells).
-    func query(_ sql: String, database: String = "postgres") throws -> String {
+    public func query(_ sql: String, database: String = "postgres") throws -> String {
         let r = try Process.runToEnd(
             "psql",
             [
@@ -98,17 +103,18 @@ final class PostgresServer {
     }
 
     /// Creates a database.
-    func createDatabase(_ name: String) throws {
+    public func createDatabase(_ name: String) throws {
         _ = try query("CREATE DATABASE \"\(name)\"")
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    /// A server program or psql that failed, with what it printed.
+    public struct Failure: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
     }
 
     /// Finds a PostgreSQL program on PATH or in Debian's versioned folder.
-    static func find(_ program: String) throws -> String {
+    public static func find(_ program: String) throws -> String {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let path = "\(dir)/\(program)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
