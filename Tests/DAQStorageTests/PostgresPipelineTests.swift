@@ -126,6 +126,42 @@ struct PostgresPipelineTests {
         for (table, rows) in tables { #expect(rows == reference, "\(table)") }
     }
 
+    /// A field that first appears mid-run adds its column, typed by the new descriptor; the
+    /// rows before it have none. The sink is driven on its stage's queue as the engine would.
+    @Test func aFieldMetMidRunAddsItsColumn() throws {
+        let server = try Self.server()
+        let context = StageContext.detached(name: "db", kind: .sink, clock: RunClock(mode: .virtual))
+        let config = try PluginConfigLoader.decode(
+            PostgresSink.Configuration.self,
+            yaml: "url: \"\(server.socketURL())\"\npassword_env: DAQ_TEST_PG_PASSWORD\ntable: widened\nflush_rows: 10")
+        let sink = try PostgresSink(
+            configuration: config,
+            context: PluginContext(componentName: "db", pipelineName: "detached", baseDirectory: "", clock: .virtual))
+        try context.onStageQueue { try sink.start(context: context) }
+        try context.awaitStart()
+        let narrow = StreamDescriptor(fields: [FieldDescriptor("x", .double)])
+        let wide = StreamDescriptor(fields: [FieldDescriptor("x", .double), FieldDescriptor("tag", .string)])
+        func sample(_ i: Int, tag: Bool) -> Sample {
+            Sample(
+                timestamp: 1_700_000_000 + Double(i), uptime: Double(i),
+                fields: tag ? ["x": .double(Double(i)), "tag": .string("t\(i)")] : ["x": .double(Double(i))])
+        }
+        try context.onStageQueue {
+            try sink.write(batch("s", (0..<25).map { sample($0, tag: false) }, descriptor: narrow), context: context)
+            try sink.write(batch("s", (25..<50).map { sample($0, tag: true) }, descriptor: wide), context: context)
+            try sink.flush(context: context)
+            try sink.finish(context: context)
+        }
+        try context.awaitEnd()
+        #expect(try server.query("SELECT count(*), count(x), count(tag), min(tag) FROM widened") == "50|50|25|t25")
+        #expect(
+            try server.query(
+                "SELECT data_type FROM information_schema.columns WHERE table_name = 'widened' AND column_name = 'tag'")
+                == "text")
+        // Each flush once: 10 + 10 + 5 rows before the field, then 10 + 10 + 5 with it.
+        #expect(try server.query("SELECT count(*), sum(rows) FROM daq_flushes") == "6|50")
+    }
+
     /// A TimescaleDB-less server (Debian's own): the sink finds no extension and leaves a plain table.
     @Test func noHypertableWithoutTimescaleDB() throws {
         let server = try Self.server()
