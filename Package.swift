@@ -166,7 +166,12 @@ let package = Package(
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQCLITests",
-            dependencies: ["DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq"]),
+            dependencies: [
+                "DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // `daq` runs the checks that need an unprivileged user (Unprivileged.run).
         .testTarget(
             name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting", "daq"]),
@@ -200,7 +205,8 @@ let package = Package(
             name: "DAQStorageTests",
             dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
-        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
+        // CZlib: the live-view tests decode the browser's PNG screenshots.
+        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting", "CZlib"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
