@@ -165,3 +165,29 @@ struct ViewTests {
         }
     }
 }
+
+/// `daq view RUN` attaches to a run that was started without a view, through its control socket.
+@Suite("daq view")
+struct ViewAttachTests {
+    @Test(.timeLimit(.minutes(3)))
+    func daqViewServesARunningPipelineAndEndsWithIt() throws {
+        let run = try ViewRun(ViewTests.walk, view: nil)
+        let view = try LiveProcess(["view", run.name, "--listen", "127.0.0.1:0"])
+        let line = try #require(view.line { $0.contains("daq view: http://") }, "\(view.stderr)")
+        let url = String(line[line.range(of: "daq view: ")!.upperBound...])
+        let port = try #require(url.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(url)")
+        let page = try LoopbackHTTP.request(port: port, "GET", "/")
+        #expect(page.status == 200 && page.body.contains("<title>daq view</title>"))
+        // The stream starts with the run's stats: its name and every component.
+        let stream = try LoopbackHTTP.head(port: port, "/events", bytes: 2048)
+        #expect(stream.contains("event: stats") && stream.contains("\"pipeline\":\"\(run.name)\""), "\(stream)")
+        #expect(["accel", "magnitude", "out"].allSatisfy { stream.contains("\"name\":\"\($0)\"") }, "\(stream)")
+        let paused = try LoopbackHTTP.request(port: port, "POST", "/control/pause", headers: ["X-DAQ-View": "1"])
+        #expect(paused.status == 200, "\(paused)")
+        #expect(try run.waitForState("paused"))
+        _ = try DAQBinary.run(["control", run.name, "stop"])
+        #expect(run.run.finish(timeout: 60) == 0, "\(run.run.stderr)")
+        #expect(view.finish(timeout: 60) == 0, "\(view.stderr)")
+        #expect(view.stderr.contains("daq view: the run has ended"), "\(view.stderr)")
+    }
+}
