@@ -46,9 +46,6 @@ let package = Package(
         // `PipelineRun` is a `Service`; the package needs only swift-log and swift-async-algorithms,
         // so DAQCore stays free of NIO.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // The `postgres` sink's wire protocol (SCRAM, TLS, COPY); it builds on the SwiftNIO that
-        // DAQTransport already compiles.
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -112,14 +109,7 @@ let package = Package(
         .target(name: "DAQLSL", dependencies: ["DAQCore", "CZlib"], path: "Plugins/LSL"),
         // Parquet written from the format's specification; libzstd is loaded at run time (dlopen),
         // as liblsl is, because Debian ships the library but not its headers.
-        // The `postgres` sink speaks PostgreSQL's protocol through postgres-nio.
-        .target(
-            name: "DAQStorage",
-            dependencies: [
-                "DAQCore", "CZlib", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Plugins/Storage"),
+        .target(name: "DAQStorage", dependencies: ["DAQCore", "CZlib"], path: "Plugins/Storage"),
         .target(
             name: "DAQCLI",
             dependencies: [
@@ -213,8 +203,7 @@ let package = Package(
             dependencies: ["DAQCore", "DAQLSL", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
         .testTarget(
             name: "DAQStorageTests",
-            // `daq` runs the postgres sink's runs that must fail at start or outlive a server restart.
-            dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
+            dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
         // CZlib: the live-view tests decode the browser's PNG screenshots.
         .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting", "CZlib"]),

@@ -30,13 +30,6 @@ need_program mosquitto_passwd mosquitto
 need_program mosquitto_pub mosquitto-clients
 need_program mosquitto_sub mosquitto-clients
 need_program openssl openssl
-# The postgres sink's tests start a real PostgreSQL server of their own (initdb, pg_ctl,
-# postgres: Debian keeps them in /usr/lib/postgresql/VERSION/bin, off PATH) and query it with psql.
-need_postgres() { command -v "$1" >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/$1" >/dev/null || need+=(postgresql); }
-need_postgres initdb
-need_postgres pg_ctl
-need_postgres postgres
-need_program psql postgresql-client
 # The live-view tests drive Debian's Chromium headless (DevTools protocol on a pipe) against
 # `daq run --view` on loopback.
 need_program chromium chromium

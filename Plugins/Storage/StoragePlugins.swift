@@ -1,10 +1,9 @@
 import DAQCore
 
-/// The plugins of the Storage family: `parquet` and `postgres`.
+/// The plugins of the Storage family: `parquet`.
 public enum StoragePlugins {
     /// Every Storage plugin.
     public static let all: [PluginDescriptor] = [
-        .sink(ParquetSink.self, module: "Storage"),
-        .sink(PostgresSink.self, module: "Storage"),
+        .sink(ParquetSink.self, module: "Storage")
     ]
 }
