@@ -166,12 +166,7 @@ let package = Package(
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQCLITests",
-            dependencies: [
-                "DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]),
+            dependencies: ["DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq"]),
         // `daq` runs the checks that need an unprivileged user (Unprivileged.run).
         .testTarget(
             name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting", "daq"]),
@@ -205,8 +200,7 @@ let package = Package(
             name: "DAQStorageTests",
             dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
-        // CZlib: the live-view tests decode the browser's PNG screenshots.
-        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting", "CZlib"]),
+        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [

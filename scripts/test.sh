@@ -30,9 +30,6 @@ need_program mosquitto_passwd mosquitto
 need_program mosquitto_pub mosquitto-clients
 need_program mosquitto_sub mosquitto-clients
 need_program openssl openssl
-# The live-view tests drive Debian's Chromium headless (DevTools protocol on a pipe) against
-# `daq run --view` on loopback.
-need_program chromium chromium
 # tshark (Wireshark) reads the captures the BLE tests write and the project ships.
 need_program tshark tshark
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
