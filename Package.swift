@@ -46,6 +46,9 @@ let package = Package(
         // `PipelineRun` is a `Service`; the package needs only swift-log and swift-async-algorithms,
         // so DAQCore stays free of NIO.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The `postgres` sink's wire protocol (SCRAM, TLS, COPY); it builds on the SwiftNIO that
+        // DAQTransport already compiles.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -109,7 +112,14 @@ let package = Package(
         .target(name: "DAQLSL", dependencies: ["DAQCore", "CZlib"], path: "Plugins/LSL"),
         // Parquet written from the format's specification; libzstd is loaded at run time (dlopen),
         // as liblsl is, because Debian ships the library but not its headers.
-        .target(name: "DAQStorage", dependencies: ["DAQCore", "CZlib"], path: "Plugins/Storage"),
+        // The `postgres` sink speaks PostgreSQL's protocol through postgres-nio.
+        .target(
+            name: "DAQStorage",
+            dependencies: [
+                "DAQCore", "CZlib", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/Storage"),
         .target(
             name: "DAQCLI",
             dependencies: [
@@ -198,7 +208,8 @@ let package = Package(
             dependencies: ["DAQCore", "DAQLSL", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
         .testTarget(
             name: "DAQStorageTests",
-            dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting"]),
+            // `daq` runs the postgres sink's runs that must fail at start or outlive a server restart.
+            dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
         .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
         .testTarget(

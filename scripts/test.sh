@@ -30,6 +30,13 @@ need_program mosquitto_passwd mosquitto
 need_program mosquitto_pub mosquitto-clients
 need_program mosquitto_sub mosquitto-clients
 need_program openssl openssl
+# The postgres sink's tests start a real PostgreSQL server of their own (initdb, pg_ctl,
+# postgres: Debian keeps them in /usr/lib/postgresql/VERSION/bin, off PATH) and query it with psql.
+need_postgres() { command -v "$1" >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/$1" >/dev/null || need+=(postgresql); }
+need_postgres initdb
+need_postgres pg_ctl
+need_postgres postgres
+need_program psql postgresql-client
 # tshark (Wireshark) reads the captures the BLE tests write and the project ships.
 need_program tshark tshark
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)

@@ -200,6 +200,8 @@ extension DAQCommand {
                 // Where to look next: the run folder and what is in it, not only counters.
                 let written = RunSummary.written(directories: run.recorder.directories, files: run.recorder.outputs)
                 if !written.isEmpty { printError(written) }
+                let tables = RunSummary.tables(run.recorder.results)
+                if !tables.isEmpty { printError(tables) }
             }
             switch result.state {
             case .finished where result.recordProblems.isEmpty: return

@@ -74,6 +74,21 @@ enum RunSummary {
         return lines.joined(separator: "\n")
     }
 
+    /// The rows each database sink committed and where, from the results the sinks recorded
+    /// (`{"postgres": {"table", "server", "rows"}}`): a table is an output as a file is, but
+    /// not one in the run folder.
+    static func tables(_ results: Fields) -> String {
+        var lines: [String] = []
+        for (component, value) in zip(results.keys, results.values) {
+            guard case .object(let result) = value, case .object(let pg)? = result["postgres"],
+                let table = pg["table"]?.stringValue, let rows = pg["rows"]?.intValue
+            else { continue }
+            let server = pg["server"]?.stringValue.map { " on \($0)" } ?? ""
+            lines.append("  \(component): committed \(rows) rows to table \(table)\(server)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// 812 B, 4.2 kB, 1.3 MB.
     static func size(_ bytes: Int) -> String {
         if bytes >= 1_000_000 { return String(format: "%.1f MB", Double(bytes) / 1e6) }

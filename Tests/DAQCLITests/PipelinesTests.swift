@@ -94,6 +94,19 @@ struct PipelinesTests {
         #expect(try Self.files.filter(Self.needsBroker) == ["broker-to-logger.yaml", "edge-to-broker.yaml"])
     }
 
+    /// Pipelines that write to a PostgreSQL server: DAQStorageTests runs them against a real one.
+    static func needsDatabase(_ file: String) throws -> Bool {
+        let spec = try PipelineLoader(
+            registry: try PluginRegistry(BuiltinPlugins.all), environment: environment(for: file)
+        )
+        .load(file: directory.appendingPathComponent(file).path)
+        return spec.components.contains { $0.plugin.typeName == "postgres" }
+    }
+
+    @Test func databasePipelinesAreNamed() throws {
+        #expect(try Self.files.filter(Self.needsDatabase) == ["to-postgres.yaml"])
+    }
+
     /// Pipelines that speak Lab Streaming Layer: DAQLSLTests runs them inside a network namespace
     /// of its own, so no LSL packet leaves the machine.
     static func needsLSL(_ file: String) throws -> Bool {
@@ -104,9 +117,9 @@ struct PipelinesTests {
         return spec.components.contains { $0.plugin.typeName == "lsl" }
     }
 
-    /// The pipelines run here: those that need neither a device, a broker nor LSL.
+    /// The pipelines run here: those that need neither a device, a broker, a database nor LSL.
     static var runnable: [String] {
-        files.filter { (try? !needsHardware($0) && !needsBroker($0) && !needsLSL($0)) ?? true }
+        files.filter { (try? !needsHardware($0) && !needsBroker($0) && !needsDatabase($0) && !needsLSL($0)) ?? true }
     }
 
     /// What the sources of every runnable pipeline emit, counted by readers others wrote

@@ -170,6 +170,10 @@ public final class RunRecorder: Sendable {
         state.withLock { $0.results[component] = .object(fields) }
     }
 
+    /// What each component recorded with ``recordResult(component:_:)``, by component name: what
+    /// the run summary reports beside the files (the rows a database sink committed, and where).
+    public var results: Fields { state.withLock { $0.results } }
+
     /// The verdicts of the results recorded so far (``ResultVerdict``), by component name.
     public var verdicts: [ResultVerdict] {
         state.withLock { s in

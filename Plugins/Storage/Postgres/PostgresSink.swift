@@ -1,0 +1,428 @@
+import DAQCore
+import Foundation
+import NIOCore
+import Synchronization
+
+/// `postgres`: every row into a PostgreSQL table, by binary `COPY`, one transaction per flush.
+///
+/// The table (`<pipeline>_<component>` unless `table` names one) is created from the input
+/// streams' descriptors when missing (``PostgresTableLayout``); a field that appears mid-run
+/// adds its column. With TimescaleDB installed in the database it becomes a hypertable on `time`.
+///
+/// Exactly once: each flush carries the run's id and its number, and its transaction inserts
+/// them into `daq_flushes` before its rows; a flush sent again after its COMMIT's answer was
+/// lost meets that row and writes nothing. Rows are *delivered* at COMMIT. While the server is
+/// away, sealed flushes wait in memory, at most `queue` rows (a full queue holds the pipeline
+/// back, holding no thread), and go in, in order, once it is back.
+///
+/// Bad credentials, a missing database or an unreachable server fail the run's start.
+///
+/// # Thread safety
+/// Confined to its stage's serial queue: postgres-nio's work runs in tasks whose results come
+/// back through ``StageContext/perform(_:)``, and every timer is the stage's.
+public final class PostgresSink: SinkPlugin, DeferredWork {
+    /// The sink's keys.
+    public struct Configuration: PluginConfiguration {
+        @Setting(
+            required:
+                "The server: postgres://USER@HOST[:PORT]/DATABASE, or postgres://USER@/DATABASE?host=/socket/dir; sslmode=disable|prefer|require."
+        )
+        var url: String
+        @Setting("Environment variable holding the password (never put it in YAML).") var passwordEnv: String?
+        @Setting(whenUnset: "<pipeline>_<component>", "The table; created from the stream descriptors when missing.")
+        var table: String?
+        @Setting("Make the table a TimescaleDB hypertable on `time` when the extension is installed.")
+        var hypertable = true
+        @Setting("Rows per transaction at most; the engine's periodic flush commits fewer.") var flushRows = 50_000
+        @Setting("Rows held while the server is away; a full queue holds the pipeline back.") var queue = 1_000_000
+        @Setting("Time allowed to connect and log in.") var connectTimeout = Seconds(5)
+        @Setting("First delay before reconnecting; doubled after each failed attempt.") var reconnectDelay = Seconds(
+            0.2)
+        @Setting("Longest delay between reconnect attempts.") var maxReconnectDelay = Seconds(5)
+        @Setting("At the end, how long to wait for the server to take what is queued.") var drainTimeout = Seconds(30)
+
+        public init() {}
+
+        /// Checks what the types cannot: a URL that parses, positive sizes and delays.
+        /// - Throws: ``ConfigIssue`` naming the key.
+        public func validate() throws {
+            if case .failure(let e) = PostgresTarget.parse(url) { throw $url.issue(e.text) }
+            if let env = passwordEnv, env.isEmpty { throw $passwordEnv.issue("name an environment variable") }
+            if let table, table.isEmpty || table.utf8.count > 63 || table.contains("\0") {
+                throw $table.issue("must be 1 to 63 bytes")
+            }
+            if flushRows < 1 { throw $flushRows.issue("must be at least 1") }
+            if queue < flushRows { throw $queue.issue("must be at least flush_rows (\(flushRows))") }
+            if !(connectTimeout.value > 0) { throw $connectTimeout.issue("must be greater than 0") }
+            if !(reconnectDelay.value > 0) { throw $reconnectDelay.issue("must be greater than 0") }
+            if maxReconnectDelay < reconnectDelay {
+                throw $maxReconnectDelay.issue("must not be less than reconnect_delay")
+            }
+            if drainTimeout.value < 0 { throw $drainTimeout.issue("must not be negative") }
+        }
+    }
+
+    /// `type: postgres`.
+    public static let typeName = "postgres"
+    /// What `daq plugins` prints.
+    public static let summary =
+        "Rows into a PostgreSQL (or TimescaleDB) table by binary COPY, exactly once, queued while the server is away."
+
+    /// Where the sink stands; one case at a time, each carrying what only it needs.
+    private enum State {
+        /// Built, not started.
+        case idle
+        /// Connecting; `start` is the run's start waiting for it, `nil` on a reconnect.
+        case connecting(start: StartCompletion?)
+        /// Connected, no transaction open.
+        case ready(PostgresSession)
+        /// A flush's transaction is open.
+        case committing(PostgresSession)
+        /// The server went away; `retry` reconnects.
+        case away(retry: StageTask)
+        /// Closing the connection at the end.
+        case closing
+        /// Closed.
+        case closed
+    }
+
+    private let config: Configuration
+    private let target: PostgresTarget
+    private var password: String?
+    private let table: String
+    private let component: String
+    private let runID: String
+    private var state = State.idle
+    private var builder = PostgresFlushBuilder(layout: PostgresTableLayout())
+    private var queued: [PostgresFlush] = []
+    private var queuedRows = 0
+    private var committedRows = 0
+    private var attempts = 0
+    private var isHypertable = false
+    private var drain = PostgresDrain.running
+    private var end: EndCompletion?
+    private var stage: StageContext?
+    private static let connectionIDs = ConnectionCounter()
+
+    /// Room in the queue: a full one holds the pipeline back until a flush commits.
+    public var acceptsInput: Bool { queuedRows + builder.rows < config.queue }
+
+    /// After the input ends, the stage stays open while flushes wait, for at most
+    /// `drain_timeout`, without a thread waiting: each commit wakes it.
+    public var hasPendingWork: Bool {
+        guard case .draining = drain else { return false }
+        return !queued.isEmpty
+    }
+
+    /// Builds the sink; the password is read at start, so describing a pipeline needs none.
+    /// - Throws: ``PostgresSinkError`` when `url` does not parse.
+    public init(configuration: Configuration, context: PluginContext) throws {
+        config = configuration
+        guard case .success(let t) = PostgresTarget.parse(configuration.url) else {
+            throw PostgresSinkError("bad url '\(SecretText.url(configuration.url))'")
+        }
+        target = t
+        table =
+            configuration.table
+            ?? PostgresSQL.defaultTable(pipeline: context.pipelineName, component: context.componentName)
+        component = context.componentName
+        runID = UUID().uuidString.lowercased()
+    }
+
+    /// Connects, creates or widens the table; the run starts once that is done, and fails to
+    /// start when it cannot be.
+    /// - Throws: ``PostgresSinkError`` when `password_env` names a variable that is not set.
+    public func start(context: StageContext) throws {
+        if let env = config.passwordEnv {
+            guard let p = ProcessInfo.processInfo.environment[env] else {
+                throw PostgresSinkError("password_env names \(env), which is not set in the environment")
+            }
+            password = p
+        }
+        stage = context
+        let descriptors = context.inputDescriptors.sorted { $0.key < $1.key }.map(\.value)
+        builder = PostgresFlushBuilder(layout: PostgresTableLayout(descriptors: descriptors))
+        let completion = context.completeStartLater(waitingAtMost: .seconds(config.connectTimeout.value + 10))
+        state = .connecting(start: completion)
+        connect(context: context)
+    }
+
+    /// Encodes the rows of `batch` into the open flush, sealing it at `flush_rows`.
+    public func write(_ batch: Batch, context: StageContext) throws {
+        let added = builder.newColumns(for: batch)
+        if !added.isEmpty {
+            seal()
+            builder.widen(added)
+        }
+        var row = 0
+        while row < batch.count {
+            let take = min(batch.count - row, config.flushRows - builder.rows)
+            builder.append(batch, rows: row..<row + take)
+            row += take
+            if builder.rows >= config.flushRows { seal() }
+        }
+        pump(context: context)
+    }
+
+    /// Seals the rows written since the last flush into a transaction of their own.
+    public func flush(context: StageContext) throws {
+        seal()
+        pump(context: context)
+    }
+
+    /// The input ended: what is queued still goes in, for at most `drain_timeout`.
+    public func inputEnded() {
+        guard case .running = drain, let context = stage else { return }
+        seal()
+        pump(context: context)
+        let me = QueueConfined(self)
+        let timer = context.after(.seconds(config.drainTimeout.value)) {
+            guard let sink = me.value, case .draining = sink.drain else { return }
+            sink.drain = .timedOut
+            context.wake()
+        }
+        drain = .draining(timer: timer)
+    }
+
+    /// Commits what is left (the stop marker) and closes; what the server never took is
+    /// counted failed.
+    public func finish(context: StageContext) throws {
+        seal()
+        drain.end()
+        report(context: context)
+        end = context.completeEndLater(waitingAtMost: .seconds(config.drainTimeout.value + 5))
+        if queued.isEmpty {
+            close(context: context)
+        } else {
+            let me = QueueConfined(self)
+            let giveUp = context.after(.seconds(config.drainTimeout.value)) { me.value?.close(context: context) }
+            drain = .closing(timer: giveUp)
+            pump(context: context)
+        }
+    }
+
+    deinit {
+        // A run cancelled before `finish`: nothing may keep the connection open.
+        switch state {
+        case .ready(let s), .committing(let s): Task { await s.close() }
+        default: break
+        }
+    }
+
+    // MARK: Connection
+
+    private func connect(context: StageContext) {
+        let me = QueueConfined(self)
+        let (target, password, timeout) = (self.target, self.password, config.connectTimeout.value)
+        let (table, component, runID, layout, hypertable) = (
+            self.table, self.component, self.runID, builder.layout, config.hypertable
+        )
+        let id = Self.connectionIDs.next()
+        Task {
+            let result: Result<(PostgresSession, PostgresTableLayout, Bool), PostgresSinkError>
+            do {
+                let connection = try await PostgresSession.connect(
+                    target: target, password: password, connectTimeout: timeout, id: id)
+                let session = PostgresSession(
+                    connection: connection, target: target, table: table, component: component, runID: runID)
+                do {
+                    let (prepared, isHypertable) = try await session.prepare(layout, hypertable: hypertable)
+                    result = .success((session, prepared, isHypertable))
+                } catch {
+                    await session.close()
+                    throw error
+                }
+            } catch let e as PostgresSinkError {
+                result = .failure(e)
+            } catch {
+                result = .failure(PostgresSinkError(error, doing: "cannot connect to", target: target))
+            }
+            context.perform { me.value?.connected(result, context: context) }
+        }
+    }
+
+    private func connected(
+        _ result: Result<(PostgresSession, PostgresTableLayout, Bool), PostgresSinkError>, context: StageContext
+    ) {
+        guard case .connecting(let start) = state else {
+            // Closed meanwhile: the connection is not wanted.
+            if case .success(let (session, _, _)) = result { Task { await session.close() } }
+            return
+        }
+        switch result {
+        case .success(let (session, prepared, hypertable)):
+            if builder.rows == 0 && queued.isEmpty { builder.adopt(prepared) }
+            isHypertable = hypertable
+            state = .ready(session)
+            if start == nil {
+                context.notice("reconnected to \(target.display); \(queuedRows) rows waiting go in now")
+            }
+            attempts = 0
+            report(context: context)
+            start?.succeed()
+            pump(context: context)
+        case .failure(let error):
+            if let start {
+                state = .closed
+                start.fail(error)
+                return
+            }
+            away(error, context: context)
+        }
+    }
+
+    /// The server went away: reconnect after a backoff; flushes wait meanwhile.
+    private func away(_ error: PostgresSinkError, context: StageContext) {
+        if attempts == 0 {
+            context.warn("\(error); \(queuedRows + builder.rows) rows wait until the server is back")
+        }
+        let delay = min(
+            config.reconnectDelay.value * pow(2, Double(min(attempts, 16))), config.maxReconnectDelay.value)
+        attempts += 1
+        let me = QueueConfined(self)
+        let retry = context.after(.seconds(delay)) {
+            guard let sink = me.value, case .away = sink.state else { return }
+            sink.state = .connecting(start: nil)
+            sink.connect(context: context)
+        }
+        state = .away(retry: retry)
+    }
+
+    // MARK: Flushes
+
+    private func seal() {
+        guard let flush = builder.seal() else { return }
+        queued.append(flush)
+        queuedRows += flush.rows
+    }
+
+    /// Commits the oldest queued flush when connected and idle.
+    private func pump(context: StageContext) {
+        guard case .ready(let session) = state, let flush = queued.first else { return }
+        state = .committing(session)
+        let me = QueueConfined(self)
+        Task {
+            let result: Result<PostgresCommitOutcome, PostgresSinkError>
+            do {
+                result = .success(try await session.commit(flush))
+            } catch let e as PostgresSinkError {
+                result = .failure(e)
+            } catch {
+                result = .failure(PostgresSinkError(error, doing: "cannot write to", target: session.target))
+            }
+            context.perform { me.value?.committed(flush, result, session: session, context: context) }
+        }
+    }
+
+    private func committed(
+        _ flush: PostgresFlush, _ result: Result<PostgresCommitOutcome, PostgresSinkError>, session: PostgresSession,
+        context: StageContext
+    ) {
+        guard case .committing = state else { return }
+        switch result {
+        case .success(let outcome):
+            queued.removeFirst()
+            queuedRows -= flush.rows
+            committedRows += flush.rows
+            if outcome == .alreadyCommitted {
+                context.notice("flush \(flush.sequence) was committed before its answer was lost; not written again")
+            }
+            context.delivered(samples: flush.rows, bytes: flush.payload.readableBytes)
+            report(context: context)
+            state = .ready(session)
+        case .failure(let error) where error.isConnectionLoss || session.connection.isClosed:
+            Task { await session.close() }
+            away(error, context: context)
+        case .failure(let error):
+            // The server refused the rows themselves: sending them again cannot help.
+            queued.removeFirst()
+            queuedRows -= flush.rows
+            context.failed(samples: flush.rows, message: "\(error)")
+            state = .ready(session)
+        }
+        context.wake()
+        if case .closing = drain, queued.isEmpty { return close(context: context) }
+        pump(context: context)
+    }
+
+    /// Ends the stage: closes the connection; what is still queued is failed.
+    private func close(context: StageContext) {
+        if queuedRows > 0 {
+            context.failed(
+                samples: queuedRows,
+                message:
+                    "not committed to \(table) on \(target.display) within drain_timeout (\(config.drainTimeout.value) s)"
+            )
+            queued = []
+            queuedRows = 0
+        }
+        drain.end()
+        report(context: context)
+        let previous = state
+        state = .closing
+        let me = QueueConfined(self)
+        let done: @Sendable () -> Void = {
+            context.perform {
+                guard let sink = me.value else { return }
+                sink.state = .closed
+                sink.end?.succeed()
+                sink.end = nil
+            }
+        }
+        switch previous {
+        case .ready(let s), .committing(let s):
+            Task {
+                await s.close()
+                done()
+            }
+        case .away(let retry):
+            retry.cancel()
+            done()
+        default: done()
+        }
+    }
+
+    /// Records what went where, for the run summary and the manifest.
+    private func report(context: StageContext) {
+        context.recordResult([
+            "postgres": .object([
+                "server": .string(target.display),
+                "table": .string(table),
+                "rows": .int(Int64(committedRows)),
+                "run_id": .string(runID),
+                "hypertable": .bool(isHypertable),
+            ])
+        ])
+    }
+}
+
+/// Where the sink stands in waiting for the server once its input has ended.
+enum PostgresDrain {
+    case running
+    case draining(timer: StageTask)
+    case timedOut
+    case closing(timer: StageTask)
+    case ended
+
+    mutating func end() {
+        switch self {
+        case .draining(let t), .closing(let t): t.cancel()
+        default: break
+        }
+        self = .ended
+    }
+}
+
+/// Numbers for postgres-nio's connection ids, which its logs carry.
+///
+/// # Thread safety
+/// One `Mutex`.
+final class ConnectionCounter: Sendable {
+    private let value = Mutex(0)
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+}
