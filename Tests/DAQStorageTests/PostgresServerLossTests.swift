@@ -28,7 +28,7 @@ struct PostgresServerLossTests {
             steps: [{path: before, at: 0}, {path: outage-begins, at: 2}, {path: outage-ends, at: 7}]
             sources: {gen: {type: generator, signal: noise, rate: 200, count: 2000}}
             sinks:
-              db: {type: postgres, inputs: [gen], url: "\(server.tcpURL())", password_env: PGTEST_PASSWORD, flush_rows: 50, reconnect_delay: 0.1, max_reconnect_delay: 0.5}
+              db: {type: postgres, inputs: [gen], url: "\(server.tcpURL())", password_env: PGTEST_PASSWORD, flush_rows: 50, reconnect_delay: 0.1, max_reconnect_delay: 0.5, commit_timeout: 3}
             """)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let run = try ServiceProcess.start(

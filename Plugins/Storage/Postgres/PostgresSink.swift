@@ -40,6 +40,9 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             0.2)
         @Setting("Longest delay between reconnect attempts.") var maxReconnectDelay = Seconds(5)
         @Setting("At the end, how long to wait for the server to take what is queued.") var drainTimeout = Seconds(30)
+        @Setting(
+            "Time one flush's transaction may take; past it the connection is taken for lost, closed, and the flush sent again once reconnected (exactly once still holds)."
+        ) var commitTimeout = Seconds(30)
 
         public init() {}
 
@@ -54,6 +57,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             if flushRows < 1 { throw $flushRows.issue("must be at least 1") }
             if queue < flushRows { throw $queue.issue("must be at least flush_rows (\(flushRows))") }
             if !(connectTimeout.value > 0) { throw $connectTimeout.issue("must be greater than 0") }
+            if !(commitTimeout.value > 0) { throw $commitTimeout.issue("must be greater than 0") }
             if !(reconnectDelay.value > 0) { throw $reconnectDelay.issue("must be greater than 0") }
             if maxReconnectDelay < reconnectDelay {
                 throw $maxReconnectDelay.issue("must not be less than reconnect_delay")
@@ -76,8 +80,9 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         case connecting(start: StartCompletion?)
         /// Connected, no transaction open.
         case ready(PostgresSession)
-        /// A flush's transaction is open.
-        case committing(PostgresSession)
+        /// A flush's transaction is open; `watchdog` gives the connection up if it never answers
+        /// (a server stopped between two flushes can leave the next one waiting on a dead link).
+        case committing(PostgresSession, watchdog: StageTask)
         /// The server went away; `retry` reconnects.
         case away(retry: StageTask)
         /// Closing the connection at the end.
@@ -204,7 +209,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     deinit {
         // A run cancelled before `finish`: nothing may keep the connection open.
         switch state {
-        case .ready(let s), .committing(let s): Task { await s.close() }
+        case .ready(let s), .committing(let s, _): Task { await s.close() }
         default: break
         }
     }
@@ -299,8 +304,20 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     /// Commits the oldest queued flush when connected and idle.
     private func pump(context: StageContext) {
         guard case .ready(let session) = state, let flush = queued.first else { return }
-        state = .committing(session)
         let me = QueueConfined(self)
+        let timeout = config.commitTimeout.value
+        let watchdog = context.after(.seconds(timeout)) {
+            guard let sink = me.value, case .committing(let current, _) = sink.state,
+                current.connection === session.connection
+            else { return }
+            Task { await session.close() }
+            sink.away(
+                PostgresSinkError(
+                    "flush \(flush.sequence) to \(sink.table) on \(sink.target.display) got no answer within commit_timeout (\(timeout) s)",
+                    isConnectionLoss: true),
+                context: context)
+        }
+        state = .committing(session, watchdog: watchdog)
         Task {
             let result: Result<PostgresCommitOutcome, PostgresSinkError>
             do {
@@ -318,7 +335,8 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         _ flush: PostgresFlush, _ result: Result<PostgresCommitOutcome, PostgresSinkError>, session: PostgresSession,
         context: StageContext
     ) {
-        guard case .committing = state else { return }
+        guard case .committing(_, let watchdog) = state else { return }
+        watchdog.cancel()
         switch result {
         case .success(let outcome):
             queued.removeFirst()
@@ -370,7 +388,8 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             }
         }
         switch previous {
-        case .ready(let s), .committing(let s):
+        case .ready(let s), .committing(let s, _):
+            if case .committing(_, let watchdog) = previous { watchdog.cancel() }
             Task {
                 await s.close()
                 done()
