@@ -176,7 +176,12 @@ let package = Package(
         .testTarget(name: "DAQStandardTests", dependencies: ["DAQCore", "DAQStandard", "DAQTesting"]),
         .testTarget(
             name: "DAQCLITests",
-            dependencies: ["DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq"]),
+            dependencies: [
+                "DAQCLI", "DAQCore", "DAQKit", "DAQMotion", "DAQStandard", "DAQTesting", "daq",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
         // `daq` runs the checks that need an unprivileged user (Unprivileged.run).
         .testTarget(
             name: "DAQMotionTests", dependencies: ["DAQCore", "DAQMotion", "DAQSampleLogger", "DAQTesting", "daq"]),
@@ -211,7 +216,8 @@ let package = Package(
             // `daq` runs the postgres sink's runs that must fail at start or outlive a server restart.
             dependencies: ["DAQCore", "DAQStorage", "DAQStandard", "DAQSampleLogger", "DAQTesting", "daq"]),
         .testTarget(name: "DAQTestingTests", dependencies: ["DAQCore", "DAQTesting", "DAQStandard"]),
-        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting"]),
+        // CZlib: the live-view tests decode the browser's PNG screenshots.
+        .testTarget(name: "daqTests", dependencies: ["daq", "daq-embed-example", "DAQTesting", "CZlib"]),
         .testTarget(
             name: "ConformanceTests",
             dependencies: [

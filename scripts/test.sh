@@ -37,6 +37,9 @@ need_postgres initdb
 need_postgres pg_ctl
 need_postgres postgres
 need_program psql postgresql-client
+# The live-view tests drive Debian's Chromium headless (DevTools protocol on a pipe) against
+# `daq run --view` on loopback.
+need_program chromium chromium
 # tshark (Wireshark) reads the captures the BLE tests write and the project ships.
 need_program tshark tshark
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)

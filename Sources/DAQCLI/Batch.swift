@@ -72,6 +72,15 @@ extension DAQCommand {
         @Flag(help: "Run nothing; only --collect (the last step of a sharded batch).")
         var collectOnly = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Serve a live page of the batch at [HOST:]PORT: progress per recording, and the signals of the one started last.",
+                discussion: "127.0.0.1 unless a host is given; port 0 picks one. See 'daq view --help'."))
+        var view: String?
+
+        @Option(help: "The token a --view on a non-loopback address requires (generated and printed when left out).")
+        var viewToken: String?
+
         func validate() throws {
             if let jobs {
                 if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -81,6 +90,10 @@ extension DAQCommand {
                 throw ValidationError("--shard expects K/N with 1 ≤ K ≤ N, e.g. 3/8; found '\(shard)'")
             }
             if collectOnly && collect == nil { throw ValidationError("--collect-only needs --collect NAME") }
+            if let view {
+                do { _ = try ViewListen.parse(view) } catch { throw ValidationError("--view: \(error)") }
+            }
+            if viewToken != nil && view == nil { throw ValidationError("--view-token needs --view") }
             if collect != nil && shard != nil {
                 throw ValidationError(
                     "--collect needs every recording: after all shards finished, run the batch with --collect-only and without --shard"
@@ -130,11 +143,25 @@ extension DAQCommand {
                 try collectTable(plan: plan, runner: runner)
                 return
             }
+            var batchView: BatchView?
+            if let view {
+                let listen = try ViewListen.parse(view)
+                batchView = BatchView(runner: runner, pipeline: base.name)
+                do {
+                    let url = try batchView!.start(
+                        listen: listen, access: ViewAccess.choose(for: listen, token: viewToken))
+                    printError("daq: view: \(url)")
+                } catch {
+                    printError("daq: --view: \(error)")
+                    throw ExitStatus.runtimeFailure
+                }
+            }
             let bar = ProgressBar(runner: runner, enabled: progress.enabled)
             let signals = BatchSignals(runner: runner)
             let results = runner.runAll()
             signals.restore()
             bar.stop()
+            batchView?.stop()
             printError(BatchReport.table(results))
             if runner.isInterrupted {
                 printError("daq: batch interrupted; run the same command again to run what did not finish")

@@ -42,6 +42,9 @@ final class BatchRunner: Sendable {
             interrupted: false
         ))
     let started = Date()
+    /// Recordings under way, and the run started last with its recording: what
+    /// `daq batch --view` shows.
+    private let watch = Mutex<(running: Set<String>, latest: (input: String, run: PipelineRun)?)>(([], nil))
 
     init(plan: BatchPlan, registry: PluginRegistry, overrides: [String], pipeline: String, jobs: Int) {
         self.plan = plan
@@ -64,6 +67,19 @@ final class BatchRunner: Sendable {
 
     /// Runs under way now.
     var activeCount: Int { state.withLock { $0.active.count } }
+
+    /// The run started last, while it is under way, with its recording.
+    var current: (input: String, run: PipelineRun)? {
+        watch.withLock { w in w.latest.flatMap { w.running.contains($0.input) ? $0 : nil } }
+    }
+
+    /// Every recording's status so far, in input order: its result's, `running`, or `waiting`.
+    var statuses: [(input: String, status: String)] {
+        let results = state.withLock { $0.results }
+        let running = watch.withLock { $0.running }
+        let done = Dictionary(results.map { ($0.input, $0.status.rawValue) }, uniquingKeysWith: { a, _ in a })
+        return plan.items.map { ($0.input, done[$0.input] ?? (running.contains($0.input) ? "running" : "waiting")) }
+    }
 
     /// Cancels every run under way and starts no more.
     func interrupt() {
@@ -166,7 +182,12 @@ final class BatchRunner: Sendable {
             }
             // An interrupt that came while the run was not yet starting found nothing to cancel.
             if isInterrupted { run.cancel() }
+            watch.withLock {
+                $0.running.insert(item.input)
+                $0.latest = (item.input, run)
+            }
             let outcome = run.wait()
+            watch.withLock { _ = $0.running.remove(item.input) }
             if unregister() && outcome.state != .finished { return interrupted() }
             directories = run.recorder.directories.map { Self.relative($0, to: item.directory) }
             let samples = outcome.stages.filter { $0.kind == .source }.map(\.samplesOut).reduce(0, +)

@@ -35,7 +35,7 @@ public struct DAQCommand: ParsableCommand {
         subcommands: [
             Run.self, Validate.self, Test.self, Plugins.self, Batch.self, Inspect.self, Repair.self, Resolve.self,
             Resolver.self,
-            Schema.self, Tap.self, Top.self, Control.self, Describe.self,
+            Schema.self, Tap.self, Top.self, Control.self, View.self, Describe.self,
         ]
     )
 

@@ -76,6 +76,16 @@ extension DAQCommand {
 
         @Option(
             help: ArgumentHelp(
+                "Serve a live page of this run at [HOST:]PORT (127.0.0.1 unless a host is given; port 0 picks one).",
+                discussion:
+                    "See 'daq view --help' for what the page shows. It reads the run through its control socket."))
+        var view: String?
+
+        @Option(help: "The token a --view on a non-loopback address requires (generated and printed when left out).")
+        var viewToken: String?
+
+        @Option(
+            help: ArgumentHelp(
                 "Seconds a control-socket client may be silent while a command is awaited.", visibility: .hidden))
         var controlIdleTimeout = 120.0
 
@@ -105,6 +115,13 @@ extension DAQCommand {
             if flushInterval < 0 { throw ValidationError("--flush-interval must be 0 or more") }
             try OptionRange.check(flushInterval, "--flush-interval", in: OptionRange.flushInterval)
             try OptionRange.check(controlIdleTimeout, "--control-idle-timeout", in: OptionRange.idleTimeout)
+            if let view {
+                do { _ = try ViewListen.parse(view) } catch { throw ValidationError("--view: \(error)") }
+                if noControl {
+                    throw ValidationError("--view reads the run through its control socket: drop --no-control")
+                }
+            }
+            if viewToken != nil && view == nil { throw ValidationError("--view-token needs --view") }
             for (flag, key) in [("--trigger", trigger), ("--cancel-key", cancelKey)] {
                 if let key, KeyTriggers.byte(key) == nil {
                     throw ValidationError("\(flag) expects one character, space, tab or enter; found '\(key)'")
@@ -184,6 +201,16 @@ extension DAQCommand {
                 }
             }
             defer { control?.stop() }
+            let viewServer: ViewServer?
+            do {
+                viewServer = try view.map { try startView($0, control: control) }
+            } catch {
+                // The files are closed properly before the failure is reported.
+                run.stop()
+                _ = run.wait()
+                throw error
+            }
+            defer { viewServer?.stop() }
             let keys =
                 trigger != nil || cancelKey != nil
                 ? KeyTriggers(
@@ -208,6 +235,26 @@ extension DAQCommand {
             case .cancelled: throw ExitStatus.cancelled
             default: throw ExitStatus.runtimeFailure
             }
+        }
+
+        /// Serves the live view of this run, read through its own control socket as `daq view`
+        /// reads another process's, and prints its URL.
+        private func startView(_ address: String, control: ControlServer?) throws -> ViewServer {
+            guard let control else {
+                printError("daq: --view: the run has no control socket to read (see the warning above)")
+                throw ExitStatus.runtimeFailure
+            }
+            let listen = try ViewListen.parse(address)
+            let server = ViewServer()
+            do {
+                let url = try server.start(
+                    socket: control.path, listen: listen, access: ViewAccess.choose(for: listen, token: viewToken))
+                printError("daq: view: \(url)")
+            } catch {
+                printError("daq: --view: \(error)")
+                throw ExitStatus.runtimeFailure
+            }
+            return server
         }
     }
 
