@@ -15,7 +15,7 @@ import PostgresNIO
 /// `Sendable`: its stored properties are immutable, and postgres-nio's connection is safe to
 /// use from any task, one statement at a time (the sink runs one operation at a time).
 struct PostgresSession: Sendable {
-    let connection: PostgresConnection
+    let link: PostgresLink
     let target: PostgresTarget
     let table: String
     let component: String
@@ -26,11 +26,17 @@ struct PostgresSession: Sendable {
 
     private static let logger = Logger(label: "daq.postgres") { _ in SwiftLogNoOpLogHandler() }
 
+    var connection: PostgresConnection { link.connection }
+
+    init(connection: PostgresLink, target: PostgresTarget, table: String, component: String, runID: String) {
+        (self.link, self.target, self.table, self.component, self.runID) = (connection, target, table, component, runID)
+    }
+
     /// Connects and logs in.
     /// - Throws: ``PostgresSinkError`` naming the server and what it answered.
     static func connect(
         target: PostgresTarget, password: String?, connectTimeout: Double, id: Int
-    ) async throws -> PostgresConnection {
+    ) async throws -> PostgresLink {
         var configuration: PostgresConnection.Configuration
         do {
             switch target.endpoint {
@@ -49,7 +55,8 @@ struct PostgresSession: Sendable {
                     tls: tls)
             }
             configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout * 1e9))
-            return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+            return PostgresLink(
+                try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger))
         } catch {
             throw PostgresSinkError(error, doing: "cannot connect to", target: target)
         }
@@ -176,5 +183,23 @@ struct PostgresSession: Sendable {
 
     private func run(_ sql: String) async throws {
         _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger).collect()
+    }
+}
+
+/// A connection that is closed once nothing holds it any more, on whatever path it was dropped.
+///
+/// postgres-nio asserts (in debug builds) that a connection was closed before it is released. A
+/// connection can be dropped unclosed where no code runs to close it: a result whose stage's
+/// queue is gone (``StageContext/perform(_:)`` drops the closure when the run has ended), or a
+/// test cancelled at its time limit; such a drop would end the whole process.
+final class PostgresLink: Sendable {
+    let connection: PostgresConnection
+
+    init(_ connection: PostgresConnection) { self.connection = connection }
+
+    deinit {
+        guard !connection.isClosed else { return }
+        // The task holds the connection until its channel has closed.
+        Task { [connection] in try? await connection.close() }
     }
 }
