@@ -118,6 +118,8 @@ let package = Package(
             dependencies: [
                 "DAQCore", "CZlib", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Plugins/Storage"),
         .target(

@@ -14,7 +14,8 @@ struct ClockInvarianceTests {
     static var files: [String] {
         PipelinesTests.files.filter { file in
             (try? PipelinesTests.needsHardware(file)) == false && (try? PipelinesTests.needsBroker(file)) == false
-                && (try? PipelinesTests.needsLSL(file)) == false && !file.hasPrefix("resolve-")
+                && (try? PipelinesTests.needsLSL(file)) == false && (try? PipelinesTests.needsDatabase(file)) == false
+                && !file.hasPrefix("resolve-")
         }
     }
 

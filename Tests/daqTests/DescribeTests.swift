@@ -16,7 +16,7 @@ struct DescribeTests {
     }
 
     @Test func theShippedPipelinesAreAllHere() {
-        #expect(Self.pipelines.count == 21, "\(Self.pipelines)")
+        #expect(Self.pipelines.count == 22, "\(Self.pipelines)")
     }
 
     /// Every shipped pipeline, whatever it needs to run (a device, a broker, a variable), is
