@@ -18,8 +18,9 @@ extension DAQCommand {
                 idle-sleep spans filled. Gaps are also intervals longer than twice the median \
                 sample period. Step intervals come from the log's markers or stepPath, or from \
                 FILE.steps.json beside a CSV. --plot writes an SVG of x, y, z and magnitude over \
-                time with the steps shaded; a recording that spans days is drawn one row per day \
-                of the device clock, midnight to midnight.
+                time with the steps shaded and gaps left open; a recording that spans days is \
+                drawn one row per day of the device clock, midnight to midnight. A --plot file \
+                ending in .png is rendered from the same SVG by rsvg-convert (librsvg2-bin).
 
                 An epoch table (a CSV of motion.enmo or motion.mad epochs, with enmo_mg or mad_mg \
                 and timestamp or timestampDate) is described by its epochs, non-wear and days, \
@@ -43,7 +44,7 @@ extension DAQCommand {
         @Argument(help: "The recording.", completion: .file())
         var recording: String
 
-        @Option(help: "Write a plot of the recording to this SVG file.")
+        @Option(help: "Write a plot of the recording to this file: SVG, or PNG when it ends in .png.")
         var plot: String?
 
         @Option(help: "Times unit when detection would guess wrong: s, ms, us, ns or datetime.")
@@ -72,15 +73,7 @@ extension DAQCommand {
                 report.text.split(separator: "\n", omittingEmptySubsequences: false).map {
                     PrintableText.line(String($0))
                 }.joined(separator: "\n"))
-            if let plot {
-                do {
-                    try report.svg().write(toFile: plot, atomically: true, encoding: .utf8)
-                    print("plot: \(plot)")
-                } catch {
-                    printError("daq: cannot write \(plot): \(error.localizedDescription)")
-                    throw ExitStatus.runtimeFailure
-                }
-            }
+            if let plot { try Self.write(report.svg(), to: plot) }
         }
 
         /// Describes an epoch table and plots it one row per day.
@@ -98,11 +91,15 @@ extension DAQCommand {
             }
             print(table.text)
             guard let plot else { return }
+            try Self.write(table.svg(), to: plot)
+        }
+
+        private static func write(_ svg: String, to plot: String) throws {
             do {
-                try table.svg().write(toFile: plot, atomically: true, encoding: .utf8)
+                try PlotFile.write(svg, to: plot)
                 print("plot: \(plot)")
             } catch {
-                printError("daq: cannot write \(plot): \(error.localizedDescription)")
+                printError("daq: \(error)")
                 throw ExitStatus.runtimeFailure
             }
         }

@@ -1,3 +1,4 @@
+import DAQTesting
 import Foundation
 import Testing
 

@@ -1,19 +1,27 @@
 import CZlib
 import Foundation
 
-/// An 8-bit RGB or RGBA PNG decoded to pixels: enough to check that a screenshot shows
-/// something where a chart should be.
-struct PNGImage {
-    let width: Int
-    let height: Int
+/// An 8-bit RGB or RGBA PNG decoded to pixels: enough to check that a screenshot or a rendered
+/// plot shows something where a chart should be, and nothing where it should not.
+public struct PNGImage: Sendable {
+    public let width: Int
+    public let height: Int
     /// Bytes per pixel: 3 (RGB) or 4 (RGBA).
-    let channels: Int
-    let pixels: [UInt8]
+    public let channels: Int
+    public let pixels: [UInt8]
 
-    init(_ data: Data) throws {
+    /// Why a PNG could not be read here.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Decodes `data`.
+    /// - Throws: ``Failure`` for anything but an 8-bit RGB/RGBA PNG without interlacing.
+    public init(_ data: Data) throws {
         let bytes = [UInt8](data)
         guard bytes.count > 8, bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
-            throw BrowserError("not a PNG")
+            throw Failure("not a PNG")
         }
         func be32(_ i: Int) -> Int {
             Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
@@ -32,7 +40,7 @@ struct PNGImage {
                 width = be32(at + 8)
                 height = be32(at + 12)
                 guard body[8] == 8, [2, 6].contains(body[9]), body[12] == 0 else {
-                    throw BrowserError("only 8-bit RGB/RGBA PNGs without interlacing are read here")
+                    throw Failure("only 8-bit RGB/RGBA PNGs without interlacing are read here")
                 }
                 channels = body[9] == 6 ? 4 : 3
             case "IDAT": compressed += body
@@ -46,7 +54,7 @@ struct PNGImage {
         let status = raw.withUnsafeMutableBufferPointer { out in
             compressed.withUnsafeBufferPointer { uncompress(out.baseAddress!, &size, $0.baseAddress!, uLong($0.count)) }
         }
-        guard status == Z_OK, Int(size) == raw.count else { throw BrowserError("PNG data: zlib status \(status)") }
+        guard status == Z_OK, Int(size) == raw.count else { throw Failure("PNG data: zlib status \(status)") }
         var pixels = [UInt8](repeating: 0, count: height * stride)
         for y in 0..<height {
             let filter = raw[y * (stride + 1)]
@@ -65,7 +73,7 @@ struct PNGImage {
                     let p = a + b - c
                     let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
                     predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-                default: throw BrowserError("PNG filter \(filter)")
+                default: throw Failure("PNG filter \(filter)")
                 }
                 pixels[y * stride + x] = UInt8(truncatingIfNeeded: Int(v) + predicted)
             }
@@ -77,7 +85,7 @@ struct PNGImage {
     }
 
     /// The distinct RGB colours inside a rectangle, clipped to the image.
-    func colours(x: Int, y: Int, width w: Int, height h: Int) -> Set<UInt32> {
+    public func colours(x: Int, y: Int, width w: Int, height h: Int) -> Set<UInt32> {
         var seen: Set<UInt32> = []
         for row in max(0, y)..<min(height, y + h) {
             for col in max(0, x)..<min(width, x + w) {
@@ -86,5 +94,13 @@ struct PNGImage {
             }
         }
         return seen
+    }
+}
+
+extension PNGImage {
+    /// The pixel at `x`, `y` as red, green and blue.
+    public func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+        let i = (y * width + x) * channels
+        return (pixels[i], pixels[i + 1], pixels[i + 2])
     }
 }
