@@ -192,6 +192,21 @@ for plugin in bench-meter:source lims-upload:sink; do
     swift build --build-tests --package-path "$scaffolds/$name" --scratch-path "$examples_scratch"
     swift test --skip-build --package-path "$scaffolds/$name" --scratch-path "$examples_scratch"
 done
-rm -rf "$scaffolds"
 echo "test.sh: Swift scaffolds of the other kinds built and tested in $((SECONDS - started)) s"
+# Each scaffold carries a daq with its plugin beside the built-in ones (daq/): the command its
+# README and `daq plugins new` print runs the example pipeline, in the example's scratch path,
+# where DAQKit is compiled already.
+started=$SECONDS
+(cd "$scaffolds/bench-meter" \
+    && swift build --package-path daq --scratch-path "$examples_scratch" --product daq-bench-meter \
+    && swift run --skip-build --package-path daq --scratch-path "$examples_scratch" daq-bench-meter \
+        run pipelines/bench-meter.yaml --quiet)
+rows=$(wc -l < "$scaffolds/bench-meter/out/bench-meter.jsonl")
+if [ "$rows" -ne 20 ]; then
+    echo "test.sh: the scaffold's daq wrote $rows rows of bench-meter, not 20" >&2
+    exit 1
+fi
+"$examples_scratch/debug/daq-bench-meter" plugins | grep -E '^  bench-meter ' >/dev/null
+rm -rf "$scaffolds"
+echo "test.sh: a scaffold's own daq built and ran its pipeline in $((SECONDS - started)) s"
 echo "test.sh: everything above took $((SECONDS - script_started)) s"

@@ -21,9 +21,11 @@ struct ScaffoldTests {
         let expected = [
             ".gitignore", "Package.swift", "README.md", "Sources/LabProbePlugin/LabProbePlugins.swift",
             "Sources/LabProbePlugin/\(type).swift", "Tests/LabProbePluginTests/\(type)Tests.swift",
-            "pipelines/lab.probe.yaml",
+            "pipelines/lab.probe.yaml", "daq/Package.swift", "daq/Sources/daq-lab-probe/main.swift",
         ]
         #expect(try scratch.files(under: "pkg") == expected.sorted())
+        let command = "swift run --package-path daq daq-lab-probe run pipelines/lab.probe.yaml"
+        #expect(run.stdout.hasSuffix("  swift test\n  \(command)\n"), "\(run.stdout)")
         for file in expected { #expect(run.stdout.contains("  \(file)\n"), "summary lacks \(file)") }
         // The package depends on the checkout this daq was built from: this one.
         let manifest = try scratch.read("pkg/Package.swift")
@@ -37,17 +39,24 @@ struct ScaffoldTests {
         #expect(plugin.contains("public final class \(type): \(type.dropFirst(8))Plugin {"))
         #expect(plugin.contains("public static let typeName = \"lab.probe\""))
         #expect(!plugin.contains("import DAQKit"))
-        // The README says how to make a daq with the plugin.
+        // A daq with the plugin is a package of its own: the plugin package's build stays light.
+        let runner = try scratch.read("pkg/daq/Package.swift")
+        #expect(runner.contains(#".package(name: "lab.probe", path: "..")"#), "\(runner)")
+        #expect(runner.contains(#".product(name: "DAQKit", package: "DAQKit")"#), "\(runner)")
         #expect(
-            try scratch.read("pkg/README.md").contains(
+            try scratch.read("pkg/daq/Sources/daq-lab-probe/main.swift").contains(
                 "DAQCommand.main(plugins: BuiltinPlugins.all + LabProbePlugins.all)"))
+        #expect(try scratch.read("pkg/README.md").contains(command))
         #expect(try scratch.read("pkg/pipelines/lab.probe.yaml").contains("type: lab.probe\n"))
         // Every Swift file parses; type-checking needs DAQKit built, which scripts/test.sh does.
         let swiftFiles = expected.filter { $0.hasSuffix(".swift") }.map {
             scratch.url.appendingPathComponent("pkg/\($0)").path
         }
-        let parse = try Daq.run(["swiftc", "-parse"] + swiftFiles, in: scratch.url, executable: "/usr/bin/env")
-        #expect(parse.status == 0, "\(parse.stderr)")
+        // One at a time: the two manifests and main.swift are each a file of top-level code.
+        for file in swiftFiles {
+            let parse = try Daq.run(["swiftc", "-parse", file], in: scratch.url, executable: "/usr/bin/env")
+            #expect(parse.status == 0, "\(file): \(parse.stderr)")
+        }
     }
 
     @Test func daqkitOptionIsResolvedAndChecked() throws {

@@ -64,6 +64,7 @@ extension DAQCommand.Plugins {
                 let name = try ScaffoldName(self.name)
                 let folder = output ?? name.folder
                 let files: [ScaffoldFile]
+                var runCommand: String?
                 switch language {
                 case .python:
                     files = PythonScaffold(name: name, kind: kind).files
@@ -74,17 +75,22 @@ extension DAQCommand.Plugins {
                         )
                     }
                     let checkout = try DAQKitCheckout.resolve(daqkit)
-                    files = SwiftScaffold(name: name, kind: kind, daqkit: checkout).files
+                    let scaffold = SwiftScaffold(name: name, kind: kind, daqkit: checkout)
+                    files = scaffold.files
+                    runCommand = scaffold.runCommand
                 }
                 try ScaffoldWriter.write(files, to: folder)
-                print(summary(name, folder: folder, files: files))
+                print(summary(name, folder: folder, files: files, runCommand: runCommand))
             } catch let error as ScaffoldError {
                 printError("daq plugins new: \(error)")
                 throw ExitCode.validationFailure
             }
         }
 
-        private func summary(_ name: ScaffoldName, folder: String, files: [ScaffoldFile]) -> String {
+        /// What was written and what to type next; `runCommand` runs a Swift package's plugin in a `daq`.
+        private func summary(_ name: ScaffoldName, folder: String, files: [ScaffoldFile], runCommand: String?)
+            -> String
+        {
             var lines = [
                 "wrote \(language == nil ? "a Swift package" : "an exec \(kind.rawValue) in Python") to \(folder)/:"
             ]
@@ -93,6 +99,7 @@ extension DAQCommand.Plugins {
             lines.append("  cd \(folder)")
             if language == nil {
                 lines.append("  swift test")
+                if let runCommand { lines.append("  " + runCommand) }
             } else {
                 lines.append("  python3 -m unittest -v")
                 lines.append("  daq run \(name.typeName).yaml")

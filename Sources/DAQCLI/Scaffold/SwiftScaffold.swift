@@ -6,7 +6,7 @@ import DAQCore
 /// The package is a package of plugins: it depends on DAQCore and DAQTesting (and DAQStandard,
 /// whose `generator` and `file` its tests wire the plugin to), which compile no networking or
 /// crypto, so its first build takes a fraction of DAQKit's. A `daq` with the plugin is a
-/// separate executable on DAQKit; the README shows it (Examples/CustomPlugin has both).
+/// package of its own in `daq/` (``runnerFiles``), which builds all of DAQKit only when run.
 ///
 /// Every file is text built here, so what users get is reviewed like the rest of the code and
 /// checked by `scripts/test.sh`, which builds a scaffold of each kind and runs its tests.
@@ -27,8 +27,8 @@ struct SwiftScaffold {
             ScaffoldFile(path: "Tests/\(name.module)Tests/\(type)Tests.swift", contents: tests),
             ScaffoldFile(path: "pipelines/\(name.typeName).yaml", contents: pipeline),
             ScaffoldFile(path: "README.md", contents: readme),
-            ScaffoldFile(path: ".gitignore", contents: ".build/\n.swiftpm/\nout/\n"),
-        ]
+            ScaffoldFile(path: ".gitignore", contents: ".build/\n.swiftpm/\nout/\ndaq/.build/\n"),
+        ] + runnerFiles
     }
 
     var packageManifest: String {
@@ -48,7 +48,7 @@ struct SwiftScaffold {
                 // The DAQKit checkout this package was generated from; point it at yours to build
                 // elsewhere. `name:` lets the products below say `package: "DAQKit"` whatever the
                 // checkout's folder is called.
-                .package(name: "DAQKit", path: "\#(swiftLiteral(daqkit))"),
+                .package(name: "DAQKit", path: "\#(daqkitLiteral)"),
             ],
             targets: [
                 .target(name: "\#(name.module)", dependencies: [.product(name: "DAQCore", package: "DAQKit")]),
@@ -92,29 +92,28 @@ struct SwiftScaffold {
         swift test    # the plugin on DAQTesting's virtual clock, and pipelines/\#(name.typeName).yaml
         ```
 
-        This is a package of plugins: it depends on DAQCore (the plugin API) and DAQTesting, and
-        builds none of `daq`'s networking. To run the plugin with `daq` itself, make a `daq` that
-        has it: a package (or an executable target) that depends on this library and on DAQKit,
-        with a `main.swift` of
+        To run it with `daq` itself, beside every built-in plugin:
 
-        ```swift
-        import DAQKit
-        import \#(name.module)
-
-        DAQCommand.main(plugins: BuiltinPlugins.all + \#(name.camel)Plugins.all)
+        ```sh
+        \#(runCommand)
         ```
 
-        Then `swift run <that executable> run pipelines/\#(name.typeName).yaml` writes \#(outputPath).
-        DAQKit's Examples/CustomPlugin has both shapes side by side.
+        That `daq` (`daq/`, a package of its own) writes \#(outputPath). Its first build compiles
+        all of DAQKit, networking included, once; this package itself depends only on DAQCore (the
+        plugin API) and DAQTesting, so `swift build` and `swift test` here stay quick. Any verb
+        works the same way: `swift run --package-path daq \#(runnerName) plugins describe \#(name.typeName)`.
 
-        `Package.swift` depends on the DAQKit checkout at `\#(daqkit)` by path; change it to
-        build elsewhere.
+        `Package.swift` and `daq/Package.swift` depend on the DAQKit checkout at `\#(daqkit)` by
+        path; change both to build elsewhere.
 
         """#
     }
 
     /// Where the example pipeline writes, relative to the package folder.
     var outputPath: String { kind == .sink ? "out/\(name.typeName).tsv" : "out/\(name.typeName).jsonl" }
+
+    /// The checkout's path inside a Swift string literal.
+    var daqkitLiteral: String { swiftLiteral(daqkit) }
 
     /// `text` as the inside of a Swift string literal.
     private func swiftLiteral(_ text: String) -> String {
