@@ -3,15 +3,20 @@ import DAQCore
 import DAQLSL
 import DAQSHA256
 import DAQSampleLogger
+import DAQStorage
 import Foundation
 
 extension DAQCommand {
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Close logger files and run records left open by a run that was killed.",
+            abstract: "Close logger, XDF and Parquet files and run records left open by a run that was killed.",
             discussion: """
                 An XDF file (logger.xdf, or LabRecorder's) gets a StreamFooter for every stream \
                 that lacks one, counted from the file, and loses a chunk cut short at its end.
+
+                A Parquet file the parquet sink left open (FILE.parquet.footer beside it) is \
+                closed at its last complete row group: a row group cut short is dropped and the \
+                footer its checkpoint holds is appended, so pyarrow, DuckDB and polars read it.
 
                 A logger.json file cut off mid-way (a crash, a power cut, kill -9) keeps every \
                 complete item: the partial item at its end is dropped and the items array and \
@@ -22,7 +27,8 @@ extension DAQCommand {
                 repaired in place instead, and the dropped partial item is not kept. A file that \
                 is already complete is left untouched, so repairing twice changes nothing.
 
-                Given a run directory, it repairs every .json, .jsonl and .csv file in it, and \
+                Given a run directory, it repairs every .json, .jsonl and .csv file in it and \
+                every open Parquet file under it (rolled parts included), and \
                 when the manifest still says "running" but no daq process holds the directory \
                 (the run was killed), marks the manifest "interrupted" with the time of the \
                 run's last write as its endDate. A directory a live run holds is left alone.
@@ -37,8 +43,8 @@ extension DAQCommand {
                 """)
 
         @Argument(
-            help: "Run directories, or logger.json, logger.jsonl, logger.csv and .xdf files.",
-            completion: .file(extensions: ["json", "jsonl", "csv", "xdf"]))
+            help: "Run directories, or logger.json, logger.jsonl, logger.csv, .xdf and .parquet files.",
+            completion: .file(extensions: ["json", "jsonl", "csv", "xdf", "parquet"]))
         var files: [String]
 
         func run() throws {
@@ -50,6 +56,10 @@ extension DAQCommand {
                 }
                 if XDFRepair.isXDF(file) {
                     failed = repairXDF(file) == nil || failed
+                    continue
+                }
+                if ParquetRepair.isParquet(file) {
+                    failed = !repairParquet(file) || failed
                     continue
                 }
                 do {
@@ -71,6 +81,18 @@ extension DAQCommand {
             } catch {
                 printError("\(path): error: \(error)")
                 return nil
+            }
+        }
+
+        /// Closes a Parquet file left open, printing what it did (or why it could not).
+        private func repairParquet(_ path: String, quiet: Bool = false) -> Bool {
+            do {
+                let outcome = try ParquetRepair.repairFile(atPath: path)
+                if outcome.changed || !quiet { print(outcome.description) }
+                return true
+            } catch {
+                printError("\(PrintableText.line("\(error)"))")
+                return false
             }
         }
 
@@ -116,6 +138,7 @@ extension DAQCommand {
                     printError("\(error.path): error: \(error.reason)")
                 }
             }
+            for path in ParquetRepair.openFiles(in: directory) { ok = repairParquet(path, quiet: true) && ok }
             guard record.status == .interrupted else {
                 print(record.summary)
                 return ok

@@ -101,6 +101,71 @@ struct RunRecordCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: run + "/manifest.json")) == manifestBefore)
     }
 
+    /// kill -9 while a `parquet` sink rolls parts: `daq repair` closes the open part at its last
+    /// complete row group, and pyarrow reads the folder as one table whose `seq` runs from 0
+    /// with no hole: every row of every complete row group, and nothing else.
+    @Test func aKilledRunsOpenParquetPartIsClosedByRepair() throws {
+        let dir = try Self.temp("killed-parquet")
+        let out = dir.appendingPathComponent("out")
+        let pipeline = dir.appendingPathComponent("killed.yaml")
+        try """
+        name: killed
+        clock: realtime
+        sources:
+          gen: {type: generator, rate: 1000}
+        sinks:
+          pq: {type: parquet, inputs: [gen], directory: "\(out.path)", roll: {rows: 2000}, row_group_rows: 100}
+        """.write(to: pipeline, atomically: true, encoding: .utf8)
+        let daq = try LiveProcess([
+            "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
+        ])
+        // Synchronised on the files: two parts closed, a third open with a row group in it. A part
+        // lasts 2 s, so the kill lands while the third is open (between two parts, none is).
+        func openPart() -> String? {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: out.path), entries.count == 1
+            else { return nil }
+            let run = out.path + "/" + entries[0]
+            let parts = FileManager.default.subpaths(atPath: run)?.filter { $0.hasSuffix("part-00003.parquet.footer") }
+            return parts?.first.map { run + "/" + String($0.dropLast(".footer".count)) }
+        }
+        let found = daq.rawStderr(timeout: 120) { _ in
+            guard let part = openPart(),
+                let size = try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int
+            else { return false }
+            return size > 200
+        }
+        try #require(found != nil, "no third part: \(daq.stderr.suffix(2000))")
+        kill(daq.process.processIdentifier, SIGKILL)
+        #expect(daq.finish(timeout: 60) == SIGKILL)
+        let run = try Self.onlyEntry(out)
+        let open = try #require(ParquetOpenParts.list(run).first)
+
+        let repaired = try DAQBinary.run(["repair", run])
+        #expect(repaired.status == 0, "\(repaired)")
+        #expect(repaired.out.contains("closed with"), "\(repaired.out)")
+        #expect(ParquetOpenParts.list(run).isEmpty)
+        let folder = (open as NSString).deletingLastPathComponent
+        let read = try Process.runToEnd(
+            "python3",
+            [
+                "-c",
+                """
+                import sys, glob, pyarrow.parquet as pq
+                files = sorted(glob.glob(sys.argv[1] + '/*.parquet'))
+                seq = [v for f in files for v in pq.read_table(f).column('seq').to_pylist() if v is not None]
+                print(len(files), len(seq), int(seq == list(range(len(seq)))))
+                """,
+                folder,
+            ], timeout: 300)
+        try #require(read.status == 0, "pyarrow could not read the repaired parts: \(read.errors.suffix(2000))")
+        let fields = String(decoding: read.stdout, as: UTF8.self).split(separator: " ").compactMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        #expect(fields.count == 3 && fields[0] >= 3 && fields[1] >= 2_000 && fields[2] == 1, "\(fields)")
+        let again = try DAQBinary.run(["repair", run])
+        #expect(again.status == 0 && !again.out.contains("closed with"), "\(again)")
+    }
+
     /// A logger whose files cannot grow (RLIMIT_FSIZE, as a full disk): the run fails, its
     /// record says so, and the logger's counters add up: what it could not write is failed.
     @Test func aLoggerOnAFullDiskFailsWithCountersThatAddUp() throws {
@@ -189,5 +254,13 @@ struct RunRecordCLITests {
         }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a").path))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("ESCAPED").path))
+    }
+}
+
+/// The Parquet files a run left open: those with a checkpoint (`.footer`) beside them.
+enum ParquetOpenParts {
+    static func list(_ directory: String) -> [String] {
+        (FileManager.default.subpaths(atPath: directory) ?? []).filter { $0.hasSuffix(".parquet.footer") }.sorted()
+            .map { directory + "/" + String($0.dropLast(".footer".count)) }
     }
 }

@@ -101,8 +101,13 @@ public struct ParquetFileSummary: Sendable {
         try handle.seek(toOffset: UInt64(size - 8))
         let tail = [UInt8](try handle.read(upToCount: 8) ?? Data())
         guard tail.count == 8, tail[4...] == ParquetFileWriter.magic[...] else {
-            throw ParquetFormatError(
-                path: path, "no Parquet footer (a file still being written, or not Parquet)")
+            if FileManager.default.fileExists(atPath: path + ParquetCheckpoint.suffix) {
+                throw ParquetFormatError(
+                    path: path,
+                    "no Parquet footer yet: a file still being written, or left open by a killed run "
+                        + "(daq repair closes it at its last complete row group)")
+            }
+            throw ParquetFormatError(path: path, "no Parquet footer (a file still being written, or not Parquet)")
         }
         let length = tail[0..<4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         guard length > 0, length <= size - 12 else {

@@ -1,6 +1,13 @@
 import DAQCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes one Parquet file: `PAR1`, row group after row group, then the footer.
+///
+/// While the file is open, ``checkpoint(keyValues:sync:)`` keeps beside it the footer that
+/// would end it at its last completed row group (``ParquetCheckpoint``), for `daq repair`.
 ///
 /// The schema lives only in the footer, so it may widen while the file is open: a column added
 /// later gets an all-null chunk in every row group already written (a few bytes each: one RLE
@@ -70,12 +77,28 @@ final class ParquetFileWriter {
         }
     }
 
+    /// Where ``checkpoint(keyValues:sync:)`` writes.
+    var checkpointPath: String { path + ParquetCheckpoint.suffix }
+
+    /// Hands every row group written to the kernel (and the disk with `sync`), then replaces the
+    /// checkpoint with the footer that would end the file here: a run killed from now on
+    /// loses no completed row group.
+    func checkpoint(keyValues: [(key: String, value: String)], sync: Bool) throws {
+        try flush(sync: sync)
+        let footer = ParquetFileMetadata(
+            columns: columns, rowGroups: rowGroups, keyValues: keyValues, createdBy: Self.createdBy
+        ).encoded()
+        try ParquetCheckpoint.write(
+            ParquetCheckpoint.encode(dataLength: file.bytesFlushed, footer: footer), to: checkpointPath, sync: sync)
+    }
+
     /// Hands what is buffered to the kernel, and to the disk when `sync` is set.
     func flush(sync: Bool) throws {
         if sync { try file.sync() } else { try file.flush() }
     }
 
-    /// Writes the footer (with `keyValues` as its key/value metadata), syncs and closes.
+    /// Writes the footer (with `keyValues` as its key/value metadata), syncs and closes; the
+    /// checkpoint, no longer needed, goes.
     func close(keyValues: [(key: String, value: String)]) throws {
         let footer = ParquetFileMetadata(
             columns: columns, rowGroups: rowGroups, keyValues: keyValues, createdBy: Self.createdBy
@@ -86,6 +109,7 @@ final class ParquetFileWriter {
         try file.write(Self.magic)
         try file.sync()
         try file.close()
+        unlink(checkpointPath)
     }
 
     /// The footer's `created_by`, in the `<application> version <semver>` form readers parse.

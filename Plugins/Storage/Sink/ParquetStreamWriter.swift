@@ -128,6 +128,8 @@ final class ParquetStreamWriter {
             b.appendNull(count: buffers.first?.rowCount ?? 0)
             return b
         }
+        // The open file's footer has the new columns now (their null chunks written).
+        try checkpoint()
     }
 
     /// Gives fields whose declared type changed (an int field that met a double) their new
@@ -185,6 +187,15 @@ final class ParquetStreamWriter {
             path: path, columns: layout.columns, codec: settings.codec, level: settings.level)
         partRows = 0
         partStart = uptime
+        try checkpoint()
+    }
+
+    /// Lets `daq repair` close the open part at its last completed row group, should the run
+    /// be killed before it is closed.
+    private func checkpoint() throws {
+        try part?.checkpoint(
+            keyValues: ParquetFooterMetadata.keyValues(stream: stream, descriptor: descriptor, layout: layout),
+            sync: settings.fsync)
     }
 
     private func writeRowGroupIfFull() throws {
@@ -197,6 +208,7 @@ final class ParquetStreamWriter {
         for b in buffers { b.reset() }
         committedSamples += bufferedSamples
         bufferedSamples = 0
+        try checkpoint()
     }
 
     private func closePart() throws {
