@@ -89,7 +89,7 @@ final class ViewHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.client = client
         // A reconnect delay for EventSource, then the recent past and every new message.
         context.writeAndFlush(
-            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: "retry: 2000\n\n")))),
+            wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: "retry: 1000\n\n")))),
             promise: nil)
         shared.hub.add(client)
     }

@@ -40,8 +40,15 @@ extension ViewPage {
         }
 
         // --- the event stream -------------------------------------------------------------------
+        // The stream reconnects by itself (the server asks for a second between tries): after a
+        // network glitch, and after the view stopped, to the next run served at this address.
+        // Each connection starts with the recent past, so a page that opened before starts over.
         const events = new EventSource('events' + query);
-        events.onopen = () => text($('connection'), 'live');
+        events.onopen = () => {
+          if (view.opened) onReset({ title: '' });
+          view.opened = true;
+          text($('connection'), 'live');
+        };
         events.onerror = () => { if (!view.ended) text($('connection'), 'reconnecting…'); };
         events.addEventListener('stats', (e) => onStats(JSON.parse(e.data)));
         events.addEventListener('data', (e) => onData(JSON.parse(e.data)));
@@ -52,9 +59,9 @@ extension ViewPage {
           setState('ended'); text($('connection'), 'the run has ended');
         });
         events.addEventListener('closing', () => {
-          view.ended = true; events.close();
+          view.ended = true;
           if (view.stats) setState('ended');
-          text($('connection'), 'the view has stopped');
+          text($('connection'), 'the view has stopped; this page follows the next one served here');
         });
         events.addEventListener('batch', (e) => onBatch(JSON.parse(e.data)));
         events.addEventListener('reset', (e) => onReset(JSON.parse(e.data)));

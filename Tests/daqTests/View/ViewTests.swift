@@ -165,6 +165,27 @@ struct ViewTests {
             #expect(stages.first { $0["name"] as? String == "log" }?["in"] as? Int == 5000, "\(stages)")
         }
     }
+
+    /// A page left open follows the next run served at its address: the view's stop leaves the
+    /// page asking again, and the next `--view` on that port shows in it without a reload.
+    @Test(.timeLimit(.minutes(5)))
+    func aPageLeftOpenFollowsTheNextRunAtItsAddress() throws {
+        let first = try ViewRun(Self.walk)
+        let browser = try HeadlessBrowser()
+        try browser.open(first.url)
+        let named = { (name: String) in "document.getElementById('pipeline').textContent === '\(name)'" }
+        #expect(try browser.wait(until: named(first.name)))
+        _ = try DAQBinary.run(["control", first.name, "stop"])
+        #expect(first.run.finish(timeout: 60) == 0, "\(first.run.stderr)")
+        #expect(
+            try browser.wait(until: "document.getElementById('connection').textContent.includes('follows the next')"))
+        let second = try ViewRun(Self.walk, view: "127.0.0.1:\(first.port)")
+        #expect(try browser.wait(until: named(second.name)), "\(second.run.stderr)")
+        #expect(try browser.wait(until: "document.querySelectorAll('#graph .node').length === 3"))
+        #expect(try browser.wait(until: "document.getElementById('state').textContent === 'running'"))
+        _ = try DAQBinary.run(["control", second.name, "stop"])
+        #expect(second.run.finish(timeout: 60) == 0, "\(second.run.stderr)")
+    }
 }
 
 /// `daq view RUN` attaches to a run that was started without a view, through its control socket.
