@@ -122,6 +122,9 @@ public final class OutputFile {
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
+                // What the kernel took is in the file: counted, so offsets taken from
+                // `bytesWritten` (a Parquet footer's) stay those of the bytes on disk.
+                bytesFlushed += offset
                 buffer.removeFirst(offset)
                 throw OutputFileError(path: path, reason: reason)
             }
