@@ -59,6 +59,11 @@ extension DAQCommand {
                     continue
                 }
                 if ParquetRepair.isParquet(file) {
+                    if let live = Self.liveRun(holding: file) {
+                        printError("\(file): error: a daq process is still writing \(live); left as it is")
+                        failed = true
+                        continue
+                    }
                     failed = !repairParquet(file) || failed
                     continue
                 }
@@ -82,6 +87,20 @@ extension DAQCommand {
                 printError("\(path): error: \(error)")
                 return nil
             }
+        }
+
+        /// The run directory holding `file` (it or a folder of parts in it) whose run is still
+        /// going: cutting a file its writer goes on writing would lose the writer's rows.
+        static func liveRun(holding file: String) -> String? {
+            var folder = (file as NSString).deletingLastPathComponent
+            for _ in 0..<2 {
+                if RunRecord.isRunDirectory(folder) {
+                    let record = try? RunRecord(directory: folder)
+                    return record?.status == .running ? folder : nil
+                }
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+            return nil
         }
 
         /// Closes a Parquet file left open, printing what it did (or why it could not).

@@ -135,6 +135,10 @@ struct RunRecordCLITests {
             return size > 200
         }
         try #require(found != nil, "no third part: \(daq.stderr.suffix(2000))")
+        // A file its run is still writing is not cut under it.
+        let writing = try #require(openPart())
+        let refused = try DAQBinary.run(["repair", writing])
+        #expect(refused.status == 1 && refused.err.contains("still writing"), "\(refused)")
         kill(daq.process.processIdentifier, SIGKILL)
         #expect(daq.finish(timeout: 60) == SIGKILL)
         let run = try Self.onlyEntry(out)

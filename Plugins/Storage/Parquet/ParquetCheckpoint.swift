@@ -15,6 +15,13 @@ import DAQCore
 public enum ParquetCheckpoint {
     /// Added to the data file's path.
     public static let suffix = ".footer"
+
+    /// Where a checkpoint is written before its rename: a hidden name (`.NAME.partial`), which
+    /// folder readers (pyarrow, DuckDB globs of `*.parquet`) pass over if a kill leaves it.
+    static func partialPath(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." + path + ".partial" }
+        return String(path[...slash]) + "." + String(path[path.index(after: slash)...]) + ".partial"
+    }
     static let magic: [UInt8] = Array("DAQPQCK1".utf8)
 
     static func encode(dataLength: Int, footer: [UInt8]) -> [UInt8] {
@@ -37,7 +44,7 @@ public enum ParquetCheckpoint {
     /// Replaces the checkpoint at `path` with `bytes` by rename, so a kill leaves the old one
     /// or the new one whole; with `sync`, on the disk before the rename.
     static func write(_ bytes: [UInt8], to path: String, sync: Bool) throws {
-        let partial = path + ".partial"
+        let partial = partialPath(path)
         let file = try OutputFile(path: partial)
         do {
             try file.write(bytes)

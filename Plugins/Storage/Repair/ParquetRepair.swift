@@ -76,6 +76,7 @@ public enum ParquetRepair {
         if let summary = try? ParquetFileSummary(path: data) {
             // The run closed the file and was killed before it removed the checkpoint.
             unlink(checkpointPath)
+            unlink(ParquetCheckpoint.partialPath(checkpointPath))
             return Outcome(
                 path: data, rows: summary.rows, rowGroups: summary.rowGroups, droppedBytes: 0, changed: false)
         }
@@ -102,10 +103,16 @@ public enum ParquetRepair {
         tail.append(contentsOf: (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) })
         tail.append(contentsOf: ParquetFileWriter.magic)
         let written = tail.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(length)) }
-        guard ftruncate(fd, off_t(length + tail.count)) == 0, written == tail.count, fsync(fd) == 0 else {
+        guard written == tail.count else {
+            let reason =
+                written < 0 ? String(cString: strerror(errno)) : "only \(written) of \(tail.count) bytes written"
+            throw ParquetFormatError(path: data, "cannot write its footer: \(reason)")
+        }
+        guard ftruncate(fd, off_t(length + tail.count)) == 0, fsync(fd) == 0 else {
             throw ParquetFormatError(path: data, "cannot write its footer: \(String(cString: strerror(errno)))")
         }
         unlink(checkpointPath)
+        unlink(ParquetCheckpoint.partialPath(checkpointPath))
         return Outcome(path: data, rows: rows, rowGroups: groups, droppedBytes: size - length, changed: true)
     }
 }
