@@ -45,11 +45,20 @@ extension ViewPage {
         // Each connection starts with the recent past, so a page that opened before starts over.
         const events = new EventSource('events' + query);
         events.onopen = () => {
-          if (view.opened) onReset({ title: '' });
+          if (view.opened) {
+            onReset({ title: '' });
+            // A batch's table too: the next view may serve a single run.
+            $('batch').hidden = true; $('recordings').tBodies[0].replaceChildren();
+          }
           view.opened = true;
           text($('connection'), 'live');
         };
-        events.onerror = () => { if (!view.ended) text($('connection'), 'reconnecting…'); };
+        events.onerror = () => {
+          // A refusal (a new run's view with a token of its own) ends the stream's retries for good.
+          if (events.readyState === EventSource.CLOSED) {
+            text($('connection'), 'the view at this address refused this page: open the address its run printed');
+          } else if (!view.ended) text($('connection'), 'reconnecting…');
+        };
         events.addEventListener('stats', (e) => onStats(JSON.parse(e.data)));
         events.addEventListener('data', (e) => onData(JSON.parse(e.data)));
         events.addEventListener('mark', (e) => onMark(JSON.parse(e.data)));
