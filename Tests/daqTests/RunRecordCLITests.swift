@@ -16,6 +16,22 @@ struct RunRecordCLITests {
         return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// Starts `daq run` of a realtime generator at `rate` into the sinks `sinks` gives (YAML
+    /// lines under `sinks:`, given the output directory), its events on stderr, for a test that
+    /// kills it; returns the process and the output directory.
+    static func startKillable(_ label: String, rate: Int, sinks: (String) -> String) throws -> (LiveProcess, URL) {
+        let dir = try temp(label)
+        let out = dir.appendingPathComponent("out")
+        let pipeline = dir.appendingPathComponent("killed.yaml")
+        try
+            "name: killed\nclock: realtime\nsources:\n  gen: {type: generator, rate: \(rate)}\nsinks:\n\(sinks(out.path))\n"
+            .write(to: pipeline, atomically: true, encoding: .utf8)
+        let daq = try LiveProcess([
+            "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
+        ])
+        return (daq, out)
+    }
+
     static func onlyEntry(_ dir: URL) throws -> String {
         let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path)
         try #require(entries.count == 1, "\(entries)")
@@ -44,22 +60,13 @@ struct RunRecordCLITests {
     /// kill -9 leaves a manifest that says running: `daq inspect` tells it from a live run,
     /// `daq repair` closes the logs and marks the run interrupted, and a second repair changes nothing.
     @Test func aKilledRunIsRecognisedAndRepaired() throws {
-        let dir = try Self.temp("killed")
-        let out = dir.appendingPathComponent("out")
-        let pipeline = dir.appendingPathComponent("killed.yaml")
-        try """
-        name: killed
-        clock: realtime
-        sources:
-          gen: {type: generator, rate: 2000}
-        sinks:
-          json: {type: logger.json, inputs: [gen], directory: "\(out.path)"}
-          jsonl: {type: logger.jsonl, inputs: [gen], directory: "\(out.path)"}
-          csv: {type: logger.csv, inputs: [gen], directory: "\(out.path)"}
-        """.write(to: pipeline, atomically: true, encoding: .utf8)
-        let daq = try LiveProcess([
-            "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
-        ])
+        let (daq, out) = try Self.startKillable("killed", rate: 2000) { out in
+            """
+              json: {type: logger.json, inputs: [gen], directory: "\(out)"}
+              jsonl: {type: logger.jsonl, inputs: [gen], directory: "\(out)"}
+              csv: {type: logger.csv, inputs: [gen], directory: "\(out)"}
+            """
+        }
         // Synchronised on the events: every logger has delivered rows to its file.
         let wanted = ["json", "jsonl", "csv"].map { "\"event\":\"delivered\",\"component\":\"\($0)\"" }
         try #require(daq.rawStderr(timeout: 60) { wanted.allSatisfy($0.contains) } != nil, "\(daq.stderr.suffix(2000))")
@@ -105,28 +112,17 @@ struct RunRecordCLITests {
     /// complete row group, and pyarrow reads the folder as one table whose `seq` runs from 0
     /// with no hole: every row of every complete row group, and nothing else.
     @Test func aKilledRunsOpenParquetPartIsClosedByRepair() throws {
-        let dir = try Self.temp("killed-parquet")
-        let out = dir.appendingPathComponent("out")
-        let pipeline = dir.appendingPathComponent("killed.yaml")
-        try """
-        name: killed
-        clock: realtime
-        sources:
-          gen: {type: generator, rate: 1000}
-        sinks:
-          pq: {type: parquet, inputs: [gen], directory: "\(out.path)", roll: {rows: 2000}, row_group_rows: 100}
-        """.write(to: pipeline, atomically: true, encoding: .utf8)
-        let daq = try LiveProcess([
-            "run", pipeline.path, "--events", "jsonl", "--flush-interval", "0.05", "--status", "never", "--no-control",
-        ])
+        let (daq, out) = try Self.startKillable("killed-parquet", rate: 1000) { out in
+            """
+              pq: {type: parquet, inputs: [gen], directory: "\(out)", roll: {rows: 2000}, row_group_rows: 100}
+            """
+        }
         // Synchronised on the files: two parts closed, a third open with a row group in it. A part
         // lasts 2 s, so the kill lands while the third is open (between two parts, none is).
         func openPart() -> String? {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: out.path), entries.count == 1
             else { return nil }
-            let run = out.path + "/" + entries[0]
-            let parts = FileManager.default.subpaths(atPath: run)?.filter { $0.hasSuffix("part-00003.parquet.footer") }
-            return parts?.first.map { run + "/" + String($0.dropLast(".footer".count)) }
+            return ParquetOpenParts.list(out.path + "/" + entries[0]).first { $0.hasSuffix("/part-00003.parquet") }
         }
         let found = daq.rawStderr(timeout: 120) { _ in
             guard let part = openPart(),
