@@ -1,3 +1,4 @@
+import DAQCore
 import DAQTesting
 import Foundation
 import Testing
@@ -20,9 +21,9 @@ struct SpoolTests {
             let seq = first + UInt64(k)
             let payload = Array("{\"n\":\(seq)}".utf8)
             payload.withUnsafeBytes {
-                SpoolSegmentReader.appendRecord(
-                    sequence: seq, topic: "t/\(seq)", qos: .atLeastOnce, retain: false, samples: 2, payload: $0,
-                    to: &records)
+                SpoolRecords.append(
+                    sequence: seq, key: "t/\(seq)", options: MQTTSpoolOptions.encode(qos: .atLeastOnce, retain: false),
+                    samples: 2, payload: $0, to: &records)
             }
             sequences.append((seq, 2))
         }
@@ -44,7 +45,7 @@ struct SpoolTests {
         }
         let (again, recovered) = try MessageSpool.open(directory: dir, segmentBytes: 200)
         #expect(recovered.map(\.sequence) == [13, 14, 15, 17, 18, 19, 20])
-        #expect(recovered.first?.topic == "t/13" && recovered.first?.payload == Array("{\"n\":13}".utf8))
+        #expect(recovered.first?.key == "t/13" && recovered.first?.payload == Array("{\"n\":13}".utf8))
         #expect(again.reserve(1) == 21, "sequences go on after the highest seen")
         again.acknowledge(recovered.map(\.sequence))
         again.close()

@@ -138,11 +138,13 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
                     "re-sending \(recovered.count) messages (\(samples) samples) left in the spool \(spoolPath!) by an earlier run"
                 )
                 let allocator = ByteBufferAllocator()
-                let messages = recovered.map { m in
-                    MQTTOutgoing(
-                        token: m.sequence, topic: m.topic, payload: allocator.buffer(bytes: m.payload), qos: m.qos,
-                        retain: m.retain,
-                        samples: m.samples)
+                let messages = try recovered.map { m in
+                    guard let (qos, retain) = MQTTSpoolOptions.decode(m.options) else {
+                        throw SpoolError("the spool \(spoolPath!) is damaged: message \(m.sequence) has no valid QoS")
+                    }
+                    return MQTTOutgoing(
+                        token: m.sequence, topic: m.key, payload: allocator.buffer(bytes: m.payload), qos: qos,
+                        retain: retain, samples: m.samples)
                 }
                 try ledger.reserve(messages.count)
                 // Before the client has them, so no acknowledgement can be reported ahead of this.

@@ -108,8 +108,9 @@ struct MessageEncoder {
             payloads.withUnsafeBytes { all in
                 var start = 0
                 for (k, m) in messages.enumerated() {
-                    SpoolSegmentReader.appendRecord(
-                        sequence: m.token, topic: m.topic, qos: qos, retain: retain, samples: m.samples,
+                    SpoolRecords.append(
+                        sequence: m.token, key: m.topic, options: MQTTSpoolOptions.encode(qos: qos, retain: retain),
+                        samples: m.samples,
                         payload: UnsafeRawBufferPointer(rebasing: all[start..<ends[k]]), to: &records)
                     start = ends[k]
                 }

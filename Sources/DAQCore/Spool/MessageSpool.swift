@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Messages accepted by the `mqtt` sink but not yet acknowledged, kept on disk so a restart
-/// of `daq` loses none of them.
+/// Messages a sink accepted but its receiver has not yet acknowledged, kept on disk so a
+/// restart of `daq` loses none of them: the `mqtt` sink's messages, the `postgres` sink's flushes.
 ///
 /// The directory holds segments: `NNNNNNNNNNNN.spool`, records appended in order, and beside
 /// each `NNNNNNNNNNNN.acks`, the sequence numbers acknowledged so far (8 bytes each). A
@@ -14,24 +14,37 @@ import Synchronization
 /// anything new. A record cut short by a crash (its length runs past the end of the file) is
 /// ignored: its `write` never returned, so it was never accepted.
 ///
-/// A message whose acknowledgement was not yet written when `daq` stopped is sent again; its
-/// payload carries the same message id, so the receiver drops the copy.
+/// A message whose acknowledgement was not yet written when `daq` stopped is sent again; the
+/// sink makes that harmless (an MQTT payload carries the same message id, a `postgres` flush
+/// its run id and number), so the receiver drops the copy.
 ///
-/// Record: `u32 length of the rest`, `u64 sequence`, `u8 qos`, `u8 retain`, `u32 samples`,
-/// `u16 topic length`, topic, payload (all big-endian).
+/// Record: `u32 length of the rest`, `u64 sequence`, `u16 options`, `u32 samples`,
+/// `u16 key length`, key, payload (all big-endian). The key and the options mean what the sink
+/// says: for `mqtt` the topic, and QoS and retain in the options' two bytes.
 ///
 /// # Thread safety
 /// All state sits behind one `Mutex`: the sink appends from its stage queue, acknowledgements
-/// arrive on the MQTT client's event loop.
+/// arrive on the receiver's thread (the MQTT client's event loop, a postgres task).
 public final class MessageSpool: Sendable {
     /// One spooled message.
     public struct Message: Sendable {
+        /// Its number in the spool, from ``MessageSpool/reserve(_:)``.
         public var sequence: UInt64
-        public var topic: String
-        public var qos: MQTTQoS
-        public var retain: Bool
+        /// Where it goes, as its sink names it (an MQTT topic, a table).
+        public var key: String
+        /// Two bytes the sink gives meaning to.
+        public var options: UInt16
+        /// Samples it carries, which count as spooled until it is acknowledged.
         public var samples: Int
+        /// The bytes to send.
         public var payload: [UInt8]
+
+        /// A message as ``SpoolRecords/append(sequence:key:options:samples:payload:to:)`` wrote it.
+        public init(sequence: UInt64, key: String, options: UInt16, samples: Int, payload: [UInt8]) {
+            (self.sequence, self.key, self.options, self.samples, self.payload) = (
+                sequence, key, options, samples, payload
+            )
+        }
     }
 
     private struct Segment {
@@ -80,10 +93,10 @@ public final class MessageSpool: Sendable {
         }.sorted()
         for name in names {
             guard let number = Int(name.dropLast(6)) else { continue }
-            let (segment, pending) = try SpoolSegmentReader.read(directory: directory, number: number)
+            let (segment, pending) = try SpoolRecords.read(directory: directory, number: number)
             state.nextSequence = max(state.nextSequence, segment.last + 1)
             guard !pending.isEmpty else {
-                SpoolSegmentReader.remove(directory: directory, number: number)
+                SpoolRecords.remove(directory: directory, number: number)
                 continue
             }
             recovered.append(contentsOf: pending)
@@ -129,7 +142,7 @@ public final class MessageSpool: Sendable {
             if s.segments.last.map({ $0.bytes >= segmentBytes }) ?? true {
                 try s.current?.close()
                 let number = (s.segments.last?.number ?? 0) + 1
-                let path = SpoolSegmentReader.path(directory, number, "spool")
+                let path = SpoolRecords.path(directory, number, "spool")
                 guard FileManager.default.createFile(atPath: path, contents: nil),
                     let handle = FileHandle(forWritingAtPath: path)
                 else { throw SpoolError("cannot create \(path)") }
@@ -169,7 +182,7 @@ public final class MessageSpool: Sendable {
                     withUnsafeBytes(of: seq.bigEndian) { bytes.append(contentsOf: $0) }
                 }
                 if s.segments[i].acks == nil {
-                    s.segments[i].acks = SpoolSegmentReader.openAcks(directory, s.segments[i].number)
+                    s.segments[i].acks = SpoolRecords.openAcks(directory, s.segments[i].number)
                 }
                 try? s.segments[i].acks?.write(contentsOf: bytes)
                 let sealed = i < s.segments.count - 1 || s.segments[i].bytes >= segmentBytes
@@ -177,7 +190,7 @@ public final class MessageSpool: Sendable {
             }
             for i in emptied.sorted(by: >) {
                 try? s.segments[i].acks?.close()
-                SpoolSegmentReader.remove(directory: directory, number: s.segments[i].number)
+                SpoolRecords.remove(directory: directory, number: s.segments[i].number)
                 s.segments.remove(at: i)
             }
         }
@@ -195,7 +208,7 @@ public final class MessageSpool: Sendable {
                 try? s.segments[i].acks?.close()
                 s.segments[i].acks = nil
                 if s.segments[i].pending.isEmpty {
-                    SpoolSegmentReader.remove(directory: directory, number: s.segments[i].number)
+                    SpoolRecords.remove(directory: directory, number: s.segments[i].number)
                 }
             }
         }
@@ -204,6 +217,8 @@ public final class MessageSpool: Sendable {
 
 /// The spool cannot be used.
 public struct SpoolError: Error, CustomStringConvertible {
+    /// What went wrong, naming the directory or file.
     public var description: String
-    init(_ d: String) { description = d }
+    /// An error saying `d`.
+    public init(_ d: String) { description = d }
 }

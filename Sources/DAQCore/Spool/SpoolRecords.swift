@@ -1,7 +1,7 @@
 import Foundation
 
 /// The bytes of spool records and segment files (the layout is in ``MessageSpool``'s docs).
-enum SpoolSegmentReader {
+public enum SpoolRecords {
     struct Summary {
         var first: UInt64
         var last: UInt64
@@ -13,20 +13,21 @@ enum SpoolSegmentReader {
         return "\(directory)/\(digits).\(ext)"
     }
 
-    /// Appends one record.
-    static func appendRecord(
-        sequence: UInt64, topic: String, qos: MQTTQoS, retain: Bool, samples: Int, payload: UnsafeRawBufferPointer,
+    /// Appends one record to `out`, which ``MessageSpool/append(_:sequences:)`` then writes.
+    /// - Precondition: `key` is at most 65,535 bytes.
+    public static func append(
+        sequence: UInt64, key: String, options: UInt16, samples: Int, payload: UnsafeRawBufferPointer,
         to out: inout [UInt8]
     ) {
-        let topicBytes = topic.utf8.count
-        let length = 8 + 1 + 1 + 4 + 2 + topicBytes + payload.count
+        let keyBytes = key.utf8.count
+        precondition(keyBytes <= Int(UInt16.max), "a spool key is at most 65,535 bytes")
+        let length = 8 + 2 + 4 + 2 + keyBytes + payload.count
         appendBE(UInt32(length), to: &out)
         appendBE(sequence, to: &out)
-        out.append(qos.rawValue)
-        out.append(retain ? 1 : 0)
+        appendBE(options, to: &out)
         appendBE(UInt32(clamping: samples), to: &out)
-        appendBE(UInt16(topicBytes), to: &out)
-        out.append(contentsOf: topic.utf8)
+        appendBE(UInt16(keyBytes), to: &out)
+        out.append(contentsOf: key.utf8)
         out.append(contentsOf: payload)
     }
 
@@ -59,26 +60,23 @@ enum SpoolSegmentReader {
             var j = i + 4
             let seq = readBE(bytes, j, UInt64.self)
             j += 8
-            guard let qos = MQTTQoS(rawValue: bytes[j]) else {
-                throw SpoolError("\(spoolPath): damaged record at byte \(i)")
-            }
-            let retain = bytes[j + 1] == 1
+            let options = readBE(bytes, j, UInt16.self)
             j += 2
             let samples = Int(readBE(bytes, j, UInt32.self))
             j += 4
-            let topicLength = Int(readBE(bytes, j, UInt16.self))
+            let keyLength = Int(readBE(bytes, j, UInt16.self))
             j += 2
-            guard j + topicLength <= i + 4 + length else {
+            guard j + keyLength <= i + 4 + length else {
                 throw SpoolError("\(spoolPath): damaged record at byte \(i)")
             }
-            let topic = String(decoding: bytes[j..<(j + topicLength)], as: UTF8.self)
-            j += topicLength
+            let key = String(decoding: bytes[j..<(j + keyLength)], as: UTF8.self)
+            j += keyLength
             summary.first = min(summary.first, seq)
             summary.last = max(summary.last, seq)
             if !acked.contains(seq) {
                 messages.append(
                     MessageSpool.Message(
-                        sequence: seq, topic: topic, qos: qos, retain: retain, samples: samples,
+                        sequence: seq, key: key, options: options, samples: samples,
                         payload: Array(bytes[j..<(i + 4 + length)])))
             }
             i += 4 + length
