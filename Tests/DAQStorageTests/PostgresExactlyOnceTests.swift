@@ -30,14 +30,14 @@ struct PostgresExactlyOnceTests {
         }
         let connection = try await PostgresSession.connect(
             target: target, password: server.password, connectTimeout: 5, id: 1)
-        let session = PostgresSession(
-            connection: connection, target: target, table: "replayed", component: "db", runID: "run-1")
+        let session = PostgresSession(connection: connection, target: target, table: "replayed")
         var layout = PostgresTableLayout()
         layout.add(PostgresColumn(name: "seq", type: .int8))
         layout.add(PostgresColumn(name: "value", type: .float8))
         let (prepared, hypertable) = try await session.prepare(layout, hypertable: true)
         #expect(!hypertable, "Debian's server has no TimescaleDB")
-        var builder = PostgresFlushBuilder(layout: prepared)
+        var builder = PostgresFlushBuilder(
+            layout: prepared, origin: PostgresFlushOrigin(runID: "run-1", component: "db", table: "replayed"))
         builder.append(Self.batch(25), rows: 0..<25)
         let sealed = builder.seal()
         let flush = try #require(sealed)
@@ -45,9 +45,9 @@ struct PostgresExactlyOnceTests {
         #expect(try await session.commit(flush) == .committed)
         #expect(try await session.commit(flush) == .alreadyCommitted)
         // Another run's flush 1 is another flush.
-        let other = PostgresSession(
-            connection: connection, target: target, table: "replayed", component: "db", runID: "run-2")
-        #expect(try await other.commit(flush) == .committed)
+        var other = flush
+        other.origin.runID = "run-2"
+        #expect(try await session.commit(other) == .committed)
         await session.close()
         #expect(try server.query("SELECT count(*), count(DISTINCT seq), sum(value) FROM replayed") == "50|25|300")
         #expect(

@@ -10,12 +10,13 @@ import NIOCore
 struct PostgresFlushBuilder {
     /// The table's columns as the sink writes them.
     private(set) var layout: PostgresTableLayout
+    private let origin: PostgresFlushOrigin
     private var payload: ByteBuffer?
     private var added: [PostgresColumn] = []
     private(set) var rows = 0
     private var nextSequence: Int64 = 1
 
-    init(layout: PostgresTableLayout) { self.layout = layout }
+    init(layout: PostgresTableLayout, origin: PostgresFlushOrigin) { (self.layout, self.origin) = (layout, origin) }
 
     /// Replaces the layout with the server's view of it (types of existing columns).
     mutating func adopt(_ prepared: PostgresTableLayout) {
@@ -62,7 +63,7 @@ struct PostgresFlushBuilder {
         guard var buffer = payload, rows > 0 else { return nil }
         PostgresCopyEncoder.appendTrailer(to: &buffer)
         let flush = PostgresFlush(
-            sequence: nextSequence, rows: rows, columns: layout.columns, added: added, payload: buffer)
+            origin: origin, sequence: nextSequence, rows: rows, columns: layout.columns, added: added, payload: buffer)
         nextSequence += 1
         payload = nil
         added = []

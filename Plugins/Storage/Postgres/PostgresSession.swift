@@ -17,9 +17,8 @@ import PostgresNIO
 struct PostgresSession: Sendable {
     let link: PostgresLink
     let target: PostgresTarget
+    /// The table ``prepare(_:hypertable:)`` makes ready; a flush names its own.
     let table: String
-    let component: String
-    let runID: String
 
     /// The bookkeeping table: one row per committed flush, written in the flush's transaction.
     static let flushesTable = "daq_flushes"
@@ -28,8 +27,8 @@ struct PostgresSession: Sendable {
 
     var connection: PostgresConnection { link.connection }
 
-    init(connection: PostgresLink, target: PostgresTarget, table: String, component: String, runID: String) {
-        (self.link, self.target, self.table, self.component, self.runID) = (connection, target, table, component, runID)
+    init(connection: PostgresLink, target: PostgresTarget, table: String) {
+        (self.link, self.target, self.table) = (connection, target, table)
     }
 
     /// Connects and logs in.
@@ -76,7 +75,7 @@ struct PostgresSession: Sendable {
                     + "committed_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (run_id, component, seq))")
             var types = try await serverTypes()
             for column in layout.columns where types[column.name] == nil {
-                try await addColumn(column)
+                try await addColumn(column, to: table)
                 types[column.name] = column.type
             }
             var adopted = layout
@@ -124,7 +123,7 @@ struct PostgresSession: Sendable {
         return types
     }
 
-    private func addColumn(_ column: PostgresColumn) async throws {
+    private func addColumn(_ column: PostgresColumn, to table: String) async throws {
         try await run(
             "ALTER TABLE \(PostgresSQL.identifier(table)) ADD COLUMN IF NOT EXISTS "
                 + "\(PostgresSQL.identifier(column.name)) \(column.type.sqlName)")
@@ -137,8 +136,9 @@ struct PostgresSession: Sendable {
     func commit(_ flush: PostgresFlush) async throws -> PostgresCommitOutcome {
         do {
             try await run("BEGIN")
+            let (runID, component, table) = (flush.origin.runID, flush.origin.component, flush.origin.table)
             do {
-                for column in flush.added { try await addColumn(column) }
+                for column in flush.added { try await addColumn(column, to: table) }
                 let inserted = try await connection.query(
                     """
                     INSERT INTO daq_flushes (run_id, component, seq, table_name, rows)
@@ -161,7 +161,8 @@ struct PostgresSession: Sendable {
                 throw error
             }
         } catch {
-            throw PostgresSinkError(error, doing: "cannot write flush \(flush.sequence) to \(table) on", target: target)
+            throw PostgresSinkError(
+                error, doing: "cannot write flush \(flush.sequence) to \(flush.origin.table) on", target: target)
         }
     }
 

@@ -13,7 +13,9 @@ import Synchronization
 /// them into `daq_flushes` before its rows; a flush sent again after its COMMIT's answer was
 /// lost meets that row and writes nothing. Rows are *delivered* at COMMIT. While the server is
 /// away, sealed flushes wait in memory, at most `queue` rows (a full queue holds the pipeline
-/// back, holding no thread), and go in, in order, once it is back.
+/// back, holding no thread), and go in, in order, once it is back. With `spool: DIR` each
+/// sealed flush is also written to the ``MessageSpool`` the `mqtt` sink uses, so flushes a
+/// killed run or a run that ended during an outage never committed go in at the next run's start.
 ///
 /// Bad credentials, a missing database or an unreachable server fail the run's start.
 ///
@@ -43,6 +45,9 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         @Setting(
             "Time one flush's transaction may take; past it the connection is taken for lost, closed, and the flush sent again once reconnected (exactly once still holds)."
         ) var commitTimeout = Seconds(30)
+        @Setting(
+            "Directory keeping sealed flushes on disk until committed; the next run commits what a killed run or an outage left."
+        ) var spool: String?
 
         public init() {}
 
@@ -63,6 +68,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
                 throw $maxReconnectDelay.issue("must not be less than reconnect_delay")
             }
             if drainTimeout.value < 0 { throw $drainTimeout.issue("must not be negative") }
+            if let spool, spool.isEmpty { throw $spool.issue("name a directory") }
         }
     }
 
@@ -97,8 +103,10 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     private let table: String
     private let component: String
     private let runID: String
+    private let spoolPath: String?
+    private var spool: MessageSpool?
     private var state = State.idle
-    private var builder = PostgresFlushBuilder(layout: PostgresTableLayout())
+    private var builder: PostgresFlushBuilder
     private var queued: [PostgresFlush] = []
     private var queuedRows = 0
     private var committedRows = 0
@@ -132,11 +140,16 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             ?? PostgresSQL.defaultTable(pipeline: context.pipelineName, component: context.componentName)
         component = context.componentName
         runID = UUID().uuidString.lowercased()
+        spoolPath = configuration.spool.map(context.resolve)
+        builder = PostgresFlushBuilder(
+            layout: PostgresTableLayout(), origin: PostgresFlushOrigin(runID: runID, component: component, table: table)
+        )
     }
 
     /// Connects, creates or widens the table; the run starts once that is done, and fails to
     /// start when it cannot be.
-    /// - Throws: ``PostgresSinkError`` when `password_env` names a variable that is not set.
+    /// - Throws: ``PostgresSinkError`` when `password_env` names a variable that is not set;
+    ///   ``SpoolError`` when the spool cannot be opened or read.
     public func start(context: StageContext) throws {
         if let env = config.passwordEnv {
             guard let p = ProcessInfo.processInfo.environment[env] else {
@@ -145,8 +158,11 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             password = p
         }
         stage = context
+        if let spoolPath { try openSpool(spoolPath, context: context) }
         let descriptors = context.inputDescriptors.sorted { $0.key < $1.key }.map(\.value)
-        builder = PostgresFlushBuilder(layout: PostgresTableLayout(descriptors: descriptors))
+        builder = PostgresFlushBuilder(
+            layout: PostgresTableLayout(descriptors: descriptors),
+            origin: PostgresFlushOrigin(runID: runID, component: component, table: table))
         let completion = context.completeStartLater(waitingAtMost: .seconds(config.connectTimeout.value + 10))
         state = .connecting(start: completion)
         connect(context: context)
@@ -156,7 +172,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     public func write(_ batch: Batch, context: StageContext) throws {
         let added = builder.newColumns(for: batch)
         if !added.isEmpty {
-            seal()
+            try seal()
             builder.widen(added)
         }
         var row = 0
@@ -164,21 +180,21 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             let take = min(batch.count - row, config.flushRows - builder.rows)
             builder.append(batch, rows: row..<row + take)
             row += take
-            if builder.rows >= config.flushRows { seal() }
+            if builder.rows >= config.flushRows { try seal() }
         }
         pump(context: context)
     }
 
     /// Seals the rows written since the last flush into a transaction of their own.
     public func flush(context: StageContext) throws {
-        seal()
+        try seal()
         pump(context: context)
     }
 
     /// The input ended: what is queued still goes in, for at most `drain_timeout`.
     public func inputEnded() {
         guard case .running = drain, let context = stage else { return }
-        seal()
+        do { try seal() } catch { context.warn("\(error)") }
         pump(context: context)
         let me = QueueConfined(self)
         let timer = context.after(.seconds(config.drainTimeout.value)) {
@@ -192,7 +208,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     /// Commits what is left (the stop marker) and closes; what the server never took is
     /// counted failed.
     public func finish(context: StageContext) throws {
-        seal()
+        try seal()
         drain.end()
         report(context: context)
         end = context.completeEndLater(waitingAtMost: .seconds(config.drainTimeout.value + 5))
@@ -219,17 +235,14 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     private func connect(context: StageContext) {
         let me = QueueConfined(self)
         let (target, password, timeout) = (self.target, self.password, config.connectTimeout.value)
-        let (table, component, runID, layout, hypertable) = (
-            self.table, self.component, self.runID, builder.layout, config.hypertable
-        )
+        let (table, layout, hypertable) = (self.table, builder.layout, config.hypertable)
         let id = Self.connectionIDs.next()
         Task {
             let result: Result<(PostgresSession, PostgresTableLayout, Bool), PostgresSinkError>
             do {
                 let connection = try await PostgresSession.connect(
                     target: target, password: password, connectTimeout: timeout, id: id)
-                let session = PostgresSession(
-                    connection: connection, target: target, table: table, component: component, runID: runID)
+                let session = PostgresSession(connection: connection, target: target, table: table)
                 do {
                     let (prepared, isHypertable) = try await session.prepare(layout, hypertable: hypertable)
                     result = .success((session, prepared, isHypertable))
@@ -256,7 +269,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         }
         switch result {
         case .success(let (session, prepared, hypertable)):
-            if builder.rows == 0 && queued.isEmpty { builder.adopt(prepared) }
+            if builder.rows == 0 && !queued.contains(where: { $0.origin.runID == runID }) { builder.adopt(prepared) }
             isHypertable = hypertable
             state = .ready(session)
             if start == nil {
@@ -295,10 +308,46 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
 
     // MARK: Flushes
 
-    private func seal() {
-        guard let flush = builder.seal() else { return }
-        queued.append(flush)
+    /// Queues the open flush; with a spool, writes it there too.
+    /// - Throws: ``SpoolError`` when the spool refuses it; the flush stays queued in memory.
+    private func seal() throws {
+        guard var flush = builder.seal() else { return }
         queuedRows += flush.rows
+        guard let spool else { return queued.append(flush) }
+        let sequence = spool.reserve(1)
+        var record: [UInt8] = []
+        PostgresSpooledFlush.append(flush, spoolSequence: sequence, to: &record)
+        do {
+            try spool.append(record, sequences: [(sequence, flush.rows)])
+            flush.spooled = sequence
+        } catch {
+            queued.append(flush)
+            throw error
+        }
+        queued.append(flush)
+        stage?.spooled(samples: spool.spooledSamples)
+    }
+
+    /// Opens the spool; flushes earlier runs left there go first, each under its own run id.
+    private func openSpool(_ path: String, context: StageContext) throws {
+        let (spool, recovered) = try MessageSpool.open(directory: path)
+        self.spool = spool
+        let flushes = try recovered.map { try PostgresSpooledFlush.flush(from: $0, spool: path) }
+        queued = flushes + queued
+        let rows = flushes.reduce(0) { $0 + $1.rows }
+        queuedRows += rows
+        context.spooled(samples: spool.spooledSamples)
+        if !flushes.isEmpty {
+            context.notice(
+                "committing \(rows) rows (\(flushes.count) flushes) left in the spool \(path) by an earlier run first")
+        }
+    }
+
+    /// The flush is settled (committed now or before, or refused for good): the spool lets it go.
+    private func settled(_ flush: PostgresFlush, context: StageContext) {
+        guard let sequence = flush.spooled, let spool else { return }
+        spool.acknowledge([sequence])
+        context.spooled(samples: spool.spooledSamples)
     }
 
     /// Commits the oldest queued flush when connected and idle.
@@ -342,6 +391,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             queued.removeFirst()
             queuedRows -= flush.rows
             committedRows += flush.rows
+            settled(flush, context: context)
             if outcome == .alreadyCommitted {
                 context.notice("flush \(flush.sequence) was committed before its answer was lost; not written again")
             }
@@ -356,6 +406,8 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             queued.removeFirst()
             queuedRows -= flush.rows
             context.failed(samples: flush.rows, message: "\(error)")
+            // Kept in the spool, it would be refused at every run's start.
+            settled(flush, context: context)
             state = .ready(session)
         }
         context.wake()
@@ -363,16 +415,27 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         pump(context: context)
     }
 
-    /// Ends the stage: closes the connection; what is still queued is failed.
+    /// Ends the stage: closes the connection; what is still queued waits in the spool for the
+    /// next run, or without one is failed.
     private func close(context: StageContext) {
-        if queuedRows > 0 {
+        let waiting = queued.filter { $0.spooled != nil }.reduce(0) { $0 + $1.rows }
+        if waiting > 0, let spoolPath {
+            context.warn(
+                "\(waiting) rows not committed to \(table) on \(target.display) within drain_timeout (\(config.drainTimeout.value) s) wait in the spool \(spoolPath) for the next run"
+            )
+        }
+        if queuedRows > waiting {
             context.failed(
-                samples: queuedRows,
+                samples: queuedRows - waiting,
                 message:
                     "not committed to \(table) on \(target.display) within drain_timeout (\(config.drainTimeout.value) s)"
             )
-            queued = []
-            queuedRows = 0
+        }
+        queued = []
+        queuedRows = 0
+        if let spool {
+            spool.close()
+            context.spooled(samples: spool.spooledSamples)
         }
         drain.end()
         report(context: context)

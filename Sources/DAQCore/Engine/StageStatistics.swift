@@ -27,7 +27,7 @@ public struct StageStatistics: Sendable, Hashable {
     public var delivered = 0
     public var failed = 0
     public var bytes = 0
-    /// Sinks with an on-disk queue (`mqtt` with `spool`): samples held there, not yet
+    /// Sinks with an on-disk queue (`mqtt` or `postgres` with `spool`): samples held there, not yet
     /// acknowledged; `nil` for sinks without one.
     public var spooled: Int?
     /// Sinks: samples sent and neither delivered nor failed yet: in flight, or waiting in a
