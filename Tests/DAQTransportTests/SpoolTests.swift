@@ -53,6 +53,15 @@ struct SpoolTests {
         #expect(left.isEmpty, "acknowledged segments are deleted")
     }
 
+    /// QoS and retain sit in the options' two bytes as they did in the MQTT-only layout; a
+    /// record another sink wrote (a `postgres` flush, options 0xFF01) holds no QoS.
+    @Test func optionsHoldQoSAndRetain() throws {
+        #expect(MQTTSpoolOptions.encode(qos: .atLeastOnce, retain: true) == 0x0101)
+        let decoded = try #require(MQTTSpoolOptions.decode(0x0100))
+        #expect(decoded.qos == .atLeastOnce && !decoded.retain)
+        #expect(MQTTSpoolOptions.decode(0xFF01) == nil)
+    }
+
     @Test func aRecordCutShortIsIgnored() throws {
         let dir = Self.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

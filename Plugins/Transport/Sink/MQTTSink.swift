@@ -116,8 +116,18 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
     public func start(context: StageContext) throws {
         if let warning = options.plainPasswordWarning { context.warn(warning) }
         var spool: MessageSpool?
-        var recovered: [MessageSpool.Message] = []
-        if let spoolPath { (spool, recovered) = try MessageSpool.open(directory: spoolPath) }
+        var recovered: [MQTTOutgoing] = []
+        if let spoolPath {
+            let (opened, messages) = try MessageSpool.open(directory: spoolPath)
+            spool = opened
+            do {
+                recovered = try Self.outgoing(messages, spool: spoolPath)
+            } catch {
+                // Nothing started yet: the directory is free for a run that can read it.
+                opened.close()
+                throw error
+            }
+        }
         ledger = MQTTSinkLedger(capacity: config.queue, spool: spool)
         ledger.attach(context)
         var o = options
@@ -137,20 +147,26 @@ public final class MQTTSink: SinkPlugin, DeferredWork {
                 context.notice(
                     "re-sending \(recovered.count) messages (\(samples) samples) left in the spool \(spoolPath!) by an earlier run"
                 )
-                let allocator = ByteBufferAllocator()
-                let messages = try recovered.map { m in
-                    guard let (qos, retain) = MQTTSpoolOptions.decode(m.options) else {
-                        throw SpoolError("the spool \(spoolPath!) is damaged: message \(m.sequence) has no valid QoS")
-                    }
-                    return MQTTOutgoing(
-                        token: m.sequence, topic: m.key, payload: allocator.buffer(bytes: m.payload), qos: qos,
-                        retain: retain, samples: m.samples)
-                }
-                try ledger.reserve(messages.count)
+                try ledger.reserve(recovered.count)
                 // Before the client has them, so no acknowledgement can be reported ahead of this.
-                context.messages(.sent, ids: messages.compactMap(\.messageID))
-                client.publish(messages)
+                context.messages(.sent, ids: recovered.compactMap(\.messageID))
+                client.publish(recovered)
             }
+        }
+    }
+
+    /// The messages an earlier run left in the spool, as the client sends them.
+    /// - Throws: ``SpoolError`` for a record whose options hold no QoS (damage, or another
+    ///   sink's record, such as a `postgres` flush).
+    private static func outgoing(_ messages: [MessageSpool.Message], spool: String) throws -> [MQTTOutgoing] {
+        let allocator = ByteBufferAllocator()
+        return try messages.map { m in
+            guard let (qos, retain) = MQTTSpoolOptions.decode(m.options) else {
+                throw SpoolError("the spool \(spool) holds message \(m.sequence), which is not an MQTT message")
+            }
+            return MQTTOutgoing(
+                token: m.sequence, topic: m.key, payload: allocator.buffer(bytes: m.payload), qos: qos,
+                retain: retain, samples: m.samples)
         }
     }
 

@@ -1,4 +1,3 @@
-import DAQCore
 import Foundation
 import Glibc
 import Synchronization
