@@ -75,7 +75,7 @@ enum RunSummary {
     }
 
     /// The rows each database sink committed and where, from the results the sinks recorded
-    /// (`{"postgres": {"table", "server", "rows"}}`): a table is an output as a file is, but
+    /// (`{"postgres": {"table", "server", "rows", "from_spool"}}`): a table is an output as a file is, but
     /// not one in the run folder.
     static func tables(_ results: Fields) -> String {
         var lines: [String] = []
@@ -84,7 +84,11 @@ enum RunSummary {
                 let table = pg["table"]?.stringValue, let rows = pg["rows"]?.intValue
             else { continue }
             let server = pg["server"]?.stringValue.map { " on \($0)" } ?? ""
-            lines.append("  \(component): committed \(rows) rows to table \(table)\(server)")
+            var line = "  \(component): committed \(rows) rows to table \(table)\(server)"
+            if let earlier = pg["from_spool"]?.intValue, earlier > 0 {
+                line += ", and \(earlier) rows earlier runs left in its spool"
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n")
     }

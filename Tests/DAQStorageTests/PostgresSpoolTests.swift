@@ -42,14 +42,15 @@ struct PostgresSpoolTests {
             #expect(recovered.isEmpty)
             var record: [UInt8] = []
             let sequence = spool.reserve(1)
-            PostgresSpooledFlush.append(flush, spoolSequence: sequence, to: &record)
+            PostgresSpooledFlush.append(flush, server: "127.0.0.1:5432/lab", spoolSequence: sequence, to: &record)
             try spool.append(record, sequences: [(sequence, flush.rows)])
             spool.close()
         }
         let (spool, recovered) = try MessageSpool.open(directory: dir)
         defer { spool.close() }
         try #require(recovered.count == 1)
-        let back = try PostgresSpooledFlush.flush(from: recovered[0], spool: dir)
+        let (back, server) = try PostgresSpooledFlush.flush(from: recovered[0], spool: dir)
+        #expect(server == "127.0.0.1:5432/lab")
         #expect(back.origin == origin && back.sequence == flush.sequence && back.rows == 30)
         #expect(back.columns == flush.columns && back.added == flush.added)
         #expect(back.payload == flush.payload)
@@ -62,6 +63,8 @@ struct PostgresSpoolTests {
         other.options = 9
         let refused = #expect(throws: SpoolError.self) { try PostgresSpooledFlush.flush(from: other, spool: dir) }
         #expect(refused?.description.contains("layout 9") == true)
+        // An mqtt sink given this directory finds no QoS in the record's options, and refuses it.
+        #expect(recovered[0].options >> 8 == 0xFF)
     }
 
     /// A flush that went in, but whose acknowledgement never reached the spool (the run was
@@ -85,14 +88,16 @@ struct PostgresSpoolTests {
         _ = try await session.prepare(Self.layout, hypertable: false)
         #expect(try await session.commit(flush) == .committed)
         await session.close()
-        do {
-            let (spool, _) = try MessageSpool.open(directory: spoolDir)
+        func spoolIt(in directory: String, server: String) throws {
+            let (spool, _) = try MessageSpool.open(directory: directory)
             var record: [UInt8] = []
             let sequence = spool.reserve(1)
-            PostgresSpooledFlush.append(flush, spoolSequence: sequence, to: &record)
+            PostgresSpooledFlush.append(flush, server: server, spoolSequence: sequence, to: &record)
             try spool.append(record, sequences: [(sequence, flush.rows)])
             spool.close()
         }
+        try spoolIt(in: spoolDir, server: target.display)
+        try spoolIt(in: dir + "/elsewhere", server: "10.0.0.9:5432/lab")
         let file = dir + "/pipeline.yaml"
         try """
         name: pg-spool-again
@@ -101,6 +106,12 @@ struct PostgresSpoolTests {
         sinks:
           db: {type: postgres, inputs: [fresh], url: "\(server.socketURL())", password_env: PGTEST_PASSWORD, table: spooled, spool: spool}
         """.write(toFile: file, atomically: true, encoding: .utf8)
+        // A spool filled for another server is refused at start: its daq_flushes rows are there.
+        let refused = try Process.runToEnd(
+            Self.daq, ["run", file, "--status", "never", "--no-control", "--set", "sinks.db.spool=elsewhere"],
+            directory: dir, environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("holds flushes for 10.0.0.9:5432/lab"), "\(refused.errors)")
         let r = try Process.runToEnd(
             Self.daq, ["run", file, "--status", "never", "--no-control"], directory: dir,
             environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
@@ -143,9 +154,16 @@ struct PostgresSpoolTests {
         try run.waitForError(containing: "\"stepPath\":\"kill\"", timeout: 60)
         run.send(SIGKILL)
         _ = try run.waitForExit(timeout: 60)
-        #expect(!Self.spoolFiles(dir + "/spool").isEmpty, "the killed run left its flushes in the spool")
+        // What the killed run left: the rows of the flushes its spool still holds.
+        let left = try {
+            let (spool, recovered) = try MessageSpool.open(directory: dir + "/spool")
+            defer { spool.close() }
+            return recovered.reduce(0) { $0 + $1.samples }
+        }()
+        #expect(left > 0, "the killed run left its flushes in the spool")
 
         try server.start()
+        let committedBefore = Int(try server.query("SELECT count(*) FROM spooled")) ?? -1
         let second = dir + "/second.yaml"
         try """
         name: pg-spool-next
@@ -159,6 +177,17 @@ struct PostgresSpoolTests {
             environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
         #expect(next.status == 0, "\(next.errors)")
         #expect(next.errors.contains("left in the spool"), "\(next.errors)")
+        // Every row the spool held went in, once (none had gone in before: the server was down),
+        // beside those committed before the outage and the second run's own.
+        let summary = try #require(
+            next.errors.firstMatch(
+                of: /db: committed (\d+) rows to table spooled on [^,]*, and (\d+) rows earlier runs left in its spool/),
+            "\(next.errors)")
+        #expect(Int(summary.2) == left)
+        let all = Int(try server.query("SELECT count(*) FROM spooled")) ?? -1
+        #expect(
+            all == committedBefore + left + (Int(summary.1) ?? -1),
+            "\(all) = \(committedBefore) + \(left) + \(summary.1)")
         let counts = try server.query(
             "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM spooled WHERE kind = 'data' AND stream = 'gen'"
         ).split(separator: "|").map { Int($0) ?? -1 }
@@ -167,6 +196,52 @@ struct PostgresSpoolTests {
         // Two seconds at 200 Hz passed between the outage and the kill: those rows came from the spool.
         #expect(counts[0] >= before + 300, "\(counts[0]) rows, \(before) before the outage")
         #expect(try server.query("SELECT count(*) FROM spooled WHERE kind = 'data' AND stream = 'gen2'") == "10")
+        #expect(Self.spoolFiles(dir + "/spool").isEmpty, "\(Self.spoolFiles(dir + "/spool"))")
+    }
+    /// A run that ends while the server is away leaves what it could not commit within
+    /// `drain_timeout` in the spool rather than counting it failed; the next run commits it:
+    /// every sample of the first run is in the table, once.
+    @Test func aRunEndingDuringAnOutageLeavesItsFlushesToTheNext() throws {
+        let server = try PostgresServer()
+        try server.start()
+        let dir = tempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let sink =
+            "db: {type: postgres, inputs: [SOURCE], url: \"\(server.tcpURL())\", password_env: PGTEST_PASSWORD, table: drained, flush_rows: 50, spool: spool, drain_timeout: 1, reconnect_delay: 0.1, max_reconnect_delay: 0.5, commit_timeout: 3}"
+        try """
+        name: pg-spool-ended
+        clock: realtime
+        steps: [{path: before, at: 0}, {path: outage, at: 1}]
+        sources: {gen: {type: generator, signal: noise, rate: 200, count: 400}}
+        sinks:
+          \(sink.replacingOccurrences(of: "SOURCE", with: "gen"))
+        """.write(toFile: dir + "/first.yaml", atomically: true, encoding: .utf8)
+        let run = try ServiceProcess.start(
+            Self.daq, ["run", dir + "/first.yaml", "--status", "never", "--no-control", "--events", "jsonl"],
+            environment: ["PGTEST_PASSWORD": server.password], directory: dir)
+        try run.waitForError(containing: "\"stepPath\":\"outage\"", timeout: 60)
+        try server.stop()
+        _ = try run.waitForExit(timeout: 120)
+        #expect(run.errorOutput.contains("wait in the spool"), "\(run.errorOutput)")
+        let lines = run.errorOutput.split(separator: "\n").filter { $0.contains("not committed to drained") }
+        #expect(lines.allSatisfy { $0.contains("wait in the spool") }, "nothing is counted lost: \(run.errorOutput)")
+
+        try server.start()
+        try """
+        name: pg-spool-after
+        clock: virtual
+        sources: {fresh: {type: generator, rate: 100, count: 10}}
+        sinks:
+          \(sink.replacingOccurrences(of: "SOURCE", with: "fresh"))
+        """.write(toFile: dir + "/second.yaml", atomically: true, encoding: .utf8)
+        let next = try Process.runToEnd(
+            Self.daq, ["run", dir + "/second.yaml", "--status", "never", "--no-control"], directory: dir,
+            environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
+        #expect(next.status == 0, "\(next.errors)")
+        #expect(
+            try server.query(
+                "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM drained WHERE kind = 'data' AND stream = 'gen'"
+            ) == "400|400|0|399")
         #expect(Self.spoolFiles(dir + "/spool").isEmpty, "\(Self.spoolFiles(dir + "/spool"))")
     }
 }

@@ -138,6 +138,13 @@ struct PostgresSession: Sendable {
             try await run("BEGIN")
             let (runID, component, table) = (flush.origin.runID, flush.origin.component, flush.origin.table)
             do {
+                if table != self.table {
+                    // An earlier run's flush for a table this run did not prepare.
+                    var layout = PostgresTableLayout()
+                    for column in flush.columns { layout.add(column) }
+                    try await run(layout.createStatement(table: table))
+                    for column in flush.columns { try await addColumn(column, to: table) }
+                }
                 for column in flush.added { try await addColumn(column, to: table) }
                 let inserted = try await connection.query(
                     """

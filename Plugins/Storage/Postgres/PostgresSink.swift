@@ -110,6 +110,10 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     private var queued: [PostgresFlush] = []
     private var queuedRows = 0
     private var committedRows = 0
+    /// Rows of flushes earlier runs left in the spool, committed by this one.
+    private var committedFromSpool = 0
+    /// Whether the spool has refused a flush: warned once, the flushes after it stay in memory.
+    private var spoolRefused = false
     private var attempts = 0
     private var isHypertable = false
     private var drain = PostgresDrain.running
@@ -172,7 +176,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     public func write(_ batch: Batch, context: StageContext) throws {
         let added = builder.newColumns(for: batch)
         if !added.isEmpty {
-            try seal()
+            seal()
             builder.widen(added)
         }
         var row = 0
@@ -180,21 +184,21 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             let take = min(batch.count - row, config.flushRows - builder.rows)
             builder.append(batch, rows: row..<row + take)
             row += take
-            if builder.rows >= config.flushRows { try seal() }
+            if builder.rows >= config.flushRows { seal() }
         }
         pump(context: context)
     }
 
     /// Seals the rows written since the last flush into a transaction of their own.
     public func flush(context: StageContext) throws {
-        try seal()
+        seal()
         pump(context: context)
     }
 
     /// The input ended: what is queued still goes in, for at most `drain_timeout`.
     public func inputEnded() {
         guard case .running = drain, let context = stage else { return }
-        do { try seal() } catch { context.warn("\(error)") }
+        seal()
         pump(context: context)
         let me = QueueConfined(self)
         let timer = context.after(.seconds(config.drainTimeout.value)) {
@@ -208,7 +212,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     /// Commits what is left (the stop marker) and closes; what the server never took is
     /// counted failed.
     public func finish(context: StageContext) throws {
-        try seal()
+        seal()
         drain.end()
         report(context: context)
         end = context.completeEndLater(waitingAtMost: .seconds(config.drainTimeout.value + 5))
@@ -308,31 +312,49 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
 
     // MARK: Flushes
 
-    /// Queues the open flush; with a spool, writes it there too.
-    /// - Throws: ``SpoolError`` when the spool refuses it; the flush stays queued in memory.
-    private func seal() throws {
+    /// Queues the open flush; with a spool, writes it there too. A spool that refuses it (a
+    /// full disk) does not fail the rows, which the engine has already handed over: the flush
+    /// stays in memory, as without a spool, and the sink warns once.
+    private func seal() {
         guard var flush = builder.seal() else { return }
         queuedRows += flush.rows
-        guard let spool else { return queued.append(flush) }
+        defer { queued.append(flush) }
+        guard let spool else { return }
         let sequence = spool.reserve(1)
         var record: [UInt8] = []
-        PostgresSpooledFlush.append(flush, spoolSequence: sequence, to: &record)
+        PostgresSpooledFlush.append(flush, server: target.display, spoolSequence: sequence, to: &record)
         do {
             try spool.append(record, sequences: [(sequence, flush.rows)])
             flush.spooled = sequence
+            stage?.spooled(samples: spool.spooledSamples)
         } catch {
-            queued.append(flush)
-            throw error
+            guard !spoolRefused else { return }
+            spoolRefused = true
+            stage?.warn("\(error); flushes wait in memory only until the server takes them")
         }
-        queued.append(flush)
-        stage?.spooled(samples: spool.spooledSamples)
     }
 
     /// Opens the spool; flushes earlier runs left there go first, each under its own run id.
+    /// - Throws: ``SpoolError`` when a record cannot be read or was sealed for another server
+    ///   (whose `daq_flushes` this one does not have); the directory is then released.
     private func openSpool(_ path: String, context: StageContext) throws {
         let (spool, recovered) = try MessageSpool.open(directory: path)
+        var flushes: [PostgresFlush] = []
+        do {
+            for message in recovered {
+                let (flush, server) = try PostgresSpooledFlush.flush(from: message, spool: path)
+                guard server == target.display else {
+                    throw SpoolError(
+                        "the spool \(path) holds flushes for \(server), and this sink writes to \(target.display): give it a spool of its own"
+                    )
+                }
+                flushes.append(flush)
+            }
+        } catch {
+            spool.close()
+            throw error
+        }
         self.spool = spool
-        let flushes = try recovered.map { try PostgresSpooledFlush.flush(from: $0, spool: path) }
         queued = flushes + queued
         let rows = flushes.reduce(0) { $0 + $1.rows }
         queuedRows += rows
@@ -390,7 +412,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         case .success(let outcome):
             queued.removeFirst()
             queuedRows -= flush.rows
-            committedRows += flush.rows
+            if flush.origin.runID == runID { committedRows += flush.rows } else { committedFromSpool += flush.rows }
             settled(flush, context: context)
             if outcome == .alreadyCommitted {
                 context.notice("flush \(flush.sequence) was committed before its answer was lost; not written again")
@@ -406,8 +428,15 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             queued.removeFirst()
             queuedRows -= flush.rows
             context.failed(samples: flush.rows, message: "\(error)")
-            // Kept in the spool, it would be refused at every run's start.
-            settled(flush, context: context)
+            if flush.origin.runID == runID {
+                // This run's rows, refused as they are: kept in the spool, they would be refused
+                // at every run's start.
+                settled(flush, context: context)
+            } else if let spoolPath {
+                // An earlier run's rows exist nowhere else: they stay for a run after the cause is fixed.
+                context.warn(
+                    "flush \(flush.sequence) of run \(flush.origin.runID) stays in the spool \(spoolPath): \(error)")
+            }
             state = .ready(session)
         }
         context.wake()
@@ -471,6 +500,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
                 "server": .string(target.display),
                 "table": .string(table),
                 "rows": .int(Int64(committedRows)),
+                "from_spool": .int(Int64(committedFromSpool)),
                 "run_id": .string(runID),
                 "hypertable": .bool(isHypertable),
             ])

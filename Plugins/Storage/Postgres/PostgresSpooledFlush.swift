@@ -5,17 +5,20 @@ import NIOCore
 /// server was away leaves its flushes for the next run to commit, under their own run id and
 /// number (``PostgresFlushOrigin``): one that did go in before is met by its bookkeeping row.
 ///
-/// The record's key is the run id and its options the layout's version (1). Its payload, all
-/// big-endian: `i64 sequence`, the component and the table (`u16` length, UTF-8 each), the
-/// columns, then the added columns (`u16` count; each `u8` type length, type, `u8` required,
-/// `u16` name length, name), then the binary `COPY` data to the end.
+/// The record's key is the run id and its options the layout: `0xFF01`, whose first byte is no
+/// MQTT QoS, so an `mqtt` sink pointed at this directory refuses the records rather than
+/// publish them. Its payload, all big-endian: `i64 sequence`, the server (as
+/// ``PostgresTarget/display`` names it), the component and the table (`u16` length, UTF-8
+/// each), the columns, then the added columns (`u16` count; each `u8` type length, type,
+/// `u8` required, `u16` name length, name), then the binary `COPY` data to the end.
 enum PostgresSpooledFlush {
-    static let version: UInt16 = 1
+    static let version: UInt16 = 0xFF01
 
-    /// The spool record of `flush`, appended to `out`.
-    static func append(_ flush: PostgresFlush, spoolSequence: UInt64, to out: inout [UInt8]) {
+    /// The spool record of `flush` for `server`, appended to `out`.
+    static func append(_ flush: PostgresFlush, server: String, spoolSequence: UInt64, to out: inout [UInt8]) {
         var header: [UInt8] = []
         put(UInt64(bitPattern: flush.sequence), &header)
+        put(server, &header)
         put(flush.origin.component, &header)
         put(flush.origin.table, &header)
         put(flush.columns, &header)
@@ -28,25 +31,27 @@ enum PostgresSpooledFlush {
         }
     }
 
-    /// The flush a spool record holds.
+    /// The flush a spool record holds, and the server it was sealed for.
     /// - Throws: ``SpoolError`` naming the record when its layout is not this one or its bytes
     ///   end early.
-    static func flush(from message: MessageSpool.Message, spool: String) throws -> PostgresFlush {
+    static func flush(from message: MessageSpool.Message, spool: String) throws -> (PostgresFlush, server: String) {
         let damaged = SpoolError("the spool \(spool) is damaged: flush record \(message.sequence) cannot be read")
         guard message.options == version else {
             throw SpoolError(
-                "the spool \(spool) holds a flush record of layout \(message.options), which this daq cannot read")
+                "the spool \(spool) holds a record of layout \(message.options), not a postgres flush this daq can read"
+            )
         }
         var reader = Reader(bytes: message.payload)
-        guard let sequence = reader.u64(), let component = reader.string(), let table = reader.string(),
-            let columns = reader.columns(), let added = reader.columns()
+        guard let sequence = reader.u64(), let server = reader.string(), let component = reader.string(),
+            let table = reader.string(), let columns = reader.columns(), let added = reader.columns()
         else { throw damaged }
         var payload = ByteBufferAllocator().buffer(capacity: message.payload.count - reader.offset)
         payload.writeBytes(message.payload[reader.offset...])
-        return PostgresFlush(
+        let flush = PostgresFlush(
             origin: PostgresFlushOrigin(runID: message.key, component: component, table: table),
             sequence: Int64(bitPattern: sequence), rows: message.samples, columns: columns, added: added,
             payload: payload, spooled: message.sequence)
+        return (flush, server)
     }
 
     private static func put(_ v: UInt64, _ out: inout [UInt8]) {
