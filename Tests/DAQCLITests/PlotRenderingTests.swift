@@ -99,7 +99,7 @@ struct PlotRenderingTests {
     }
 
     /// A recording with a 1 s gap draws each series as two lines with nothing between them,
-    /// not a straight line across the second it has no samples for.
+    /// not a straight line across the second it has no samples for, and states its real rate.
     @Test func aGapIsDrawnAsAGap() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("daq-plot-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -109,7 +109,10 @@ struct PlotRenderingTests {
         let report = try RecordingInspector(config: "path: \"\(dir)/gap.csv\"", path: dir + "/gap.csv")
             .inspect(plotWidth: 800)
         let svg = report.svg()
-        _ = try Self.check(svg)
+        let texts = try Self.check(svg)
+        // The rate is the recording's, 100 Hz; the gap does not pull it down (the mean period
+        // across it would say 74.94 Hz).
+        #expect(texts.contains { $0.content.hasPrefix("300 rows, 100.00 Hz;") }, "\(texts.map(\.content))")
         let pattern = try NSRegularExpression(pattern: #"<polyline [^>]*points="([^"]*)""#)
         let lines = pattern.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)).map { m in
             svg[Range(m.range(at: 1), in: svg)!].split(separator: " ").compactMap { Double($0.prefix { $0 != "," }) }

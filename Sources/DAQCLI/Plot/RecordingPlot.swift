@@ -19,6 +19,13 @@ extension RecordingReport {
         return parts.joined(separator: " — ")
     }
 
+    /// The usual spacing of samples: the median period, which a gap does not stretch as it
+    /// does the mean (a 1 s gap in a minute at 50 Hz would otherwise read as 49 Hz).
+    var typicalPeriod: Double? {
+        if let m = medianPeriod, m > 0 { return m }
+        return period.count > 0 && period.mean > 0 ? period.mean : nil
+    }
+
     /// The unit of the axes' values, as the recording's stream declares it; `nil` when the
     /// recording does not say (a CSV without units in its header): the plot then names none.
     var plotUnits: String? { stream?.unit(of: "x") }
@@ -39,7 +46,7 @@ extension RecordingReport {
         var c = SVGCanvas(width: width, height: bottom + 70)
         c.text(plotTitle, x: 8, y: 20, size: 14, weight: "bold")
         var subtitle = "\(rows) rows"
-        if period.count > 0, period.mean > 0 { subtitle += String(format: ", %.2f Hz", 1 / period.mean) }
+        if let typical = typicalPeriod { subtitle += String(format: ", %.2f Hz", 1 / typical) }
         subtitle += "; per-pixel minimum and maximum of each series, so no spike is lost"
         c.text(subtitle, x: 8, y: 38, fill: "#555")
         let start = first ?? 0
@@ -83,7 +90,7 @@ extension RecordingReport {
                 // gap: the line stops there and starts again after it, rather than drawing a level
                 // the recording never had. (Shorter runs of empty columns are a zoom past the rate.)
                 let bucketSeconds = duration / Double(s.buckets)
-                let typical = period.count > 0 && period.mean > 0 ? period.mean : bucketSeconds
+                let typical = typicalPeriod ?? bucketSeconds
                 var points: [(Double, Double)] = []
                 var empty = 0
                 for b in 0..<s.buckets {
