@@ -1,7 +1,6 @@
 import DAQCore
 import DAQTesting
 import Foundation
-import NIOCore
 import Testing
 
 @testable import DAQStorage
