@@ -1,5 +1,3 @@
-import DAQCore
-
 /// How an `mqtt` message's QoS and retain flag sit in a spool record's two option bytes: QoS
 /// in the first, retain in the second, the layout the spool had when only this sink used it, so
 /// a spool an older `daq` left still reads.

@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Messages a sink accepted but its receiver has not yet acknowledged, kept on disk so a
 /// restart of `daq` loses none of them: the `mqtt` sink's messages, the `postgres` sink's flushes.

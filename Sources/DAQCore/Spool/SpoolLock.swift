@@ -1,6 +1,13 @@
 import Foundation
-import Glibc
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One run at a time per spool directory, without waiting.
 ///
@@ -30,14 +37,14 @@ struct SpoolLock: Sendable {
         let key = "\(st.st_dev):\(st.st_ino)"
         let inUse = SpoolError("the spool \(directory) is in use by another running daq")
         guard Self.held.withLock({ $0.insert(key).inserted }) else {
-            Glibc.close(fd)
+            Foundation.close(fd)
             throw inUse
         }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         guard fcntl(fd, F_SETLK, &lock) == 0 else {
-            Glibc.close(fd)
+            Foundation.close(fd)
             _ = Self.held.withLock { $0.remove(key) }
             throw inUse
         }
@@ -47,7 +54,7 @@ struct SpoolLock: Sendable {
 
     /// Closes the file, which releases the record lock, and lets this process take it again.
     func release() {
-        Glibc.close(descriptor)
+        Foundation.close(descriptor)
         _ = Self.held.withLock { $0.remove(key) }
     }
 }
