@@ -104,7 +104,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     private let component: String
     private let runID: String
     private let spoolPath: String?
-    private var spool: MessageSpool?
+    private var spool: PostgresFlushSpool?
     private var state = State.idle
     private var builder: PostgresFlushBuilder
     private var queued: [PostgresFlush] = []
@@ -112,8 +112,6 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     private var committedRows = 0
     /// Rows of flushes earlier runs left in the spool, committed by this one.
     private var committedFromSpool = 0
-    /// Whether the spool has refused a flush: warned once, the flushes after it stay in memory.
-    private var spoolRefused = false
     private var attempts = 0
     private var isHypertable = false
     private var drain = PostgresDrain.running
@@ -286,6 +284,8 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         case .failure(let error):
             if let start {
                 state = .closed
+                // The run does not start: the spool's directory is free for the next one.
+                spool?.close()
                 start.fail(error)
                 return
             }
@@ -313,47 +313,25 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
     // MARK: Flushes
 
     /// Queues the open flush; with a spool, writes it there too. A spool that refuses it (a
-    /// full disk) does not fail the rows, which the engine has already handed over: the flush
-    /// stays in memory, as without a spool, and the sink warns once.
+    /// full disk) does not fail the rows, which the engine has already handed over: this flush
+    /// and the ones after it stay in memory only, as without a spool, and the sink warns once.
     private func seal() {
         guard var flush = builder.seal() else { return }
         queuedRows += flush.rows
-        defer { queued.append(flush) }
-        guard let spool else { return }
-        let sequence = spool.reserve(1)
-        var record: [UInt8] = []
-        PostgresSpooledFlush.append(flush, server: target.display, spoolSequence: sequence, to: &record)
-        do {
-            try spool.append(record, sequences: [(sequence, flush.rows)])
-            flush.spooled = sequence
-            stage?.spooled(samples: spool.spooledSamples)
-        } catch {
-            guard !spoolRefused else { return }
-            spoolRefused = true
-            stage?.warn("\(error); flushes wait in memory only until the server takes them")
+        if var kept = spool {
+            if let refusal = kept.keep(&flush) {
+                stage?.warn("\(refusal); from now on flushes wait in memory only until the server takes them")
+            }
+            spool = kept
+            stage?.spooled(samples: kept.spooledSamples)
         }
+        queued.append(flush)
     }
 
     /// Opens the spool; flushes earlier runs left there go first, each under its own run id.
-    /// - Throws: ``SpoolError`` when a record cannot be read or was sealed for another server
-    ///   (whose `daq_flushes` this one does not have); the directory is then released.
+    /// - Throws: ``SpoolError`` (see ``PostgresFlushSpool/open(_:server:)``).
     private func openSpool(_ path: String, context: StageContext) throws {
-        let (spool, recovered) = try MessageSpool.open(directory: path)
-        var flushes: [PostgresFlush] = []
-        do {
-            for message in recovered {
-                let (flush, server) = try PostgresSpooledFlush.flush(from: message, spool: path)
-                guard server == target.display else {
-                    throw SpoolError(
-                        "the spool \(path) holds flushes for \(server), and this sink writes to \(target.display): give it a spool of its own"
-                    )
-                }
-                flushes.append(flush)
-            }
-        } catch {
-            spool.close()
-            throw error
-        }
+        let (spool, flushes) = try PostgresFlushSpool.open(path, server: target.display)
         self.spool = spool
         queued = flushes + queued
         let rows = flushes.reduce(0) { $0 + $1.rows }
@@ -367,8 +345,8 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
 
     /// The flush is settled (committed now or before, or refused for good): the spool lets it go.
     private func settled(_ flush: PostgresFlush, context: StageContext) {
-        guard let sequence = flush.spooled, let spool else { return }
-        spool.acknowledge([sequence])
+        guard let spool else { return }
+        spool.settle(flush)
         context.spooled(samples: spool.spooledSamples)
     }
 
@@ -427,13 +405,14 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
             // The server refused the rows themselves: sending them again cannot help.
             queued.removeFirst()
             queuedRows -= flush.rows
-            context.failed(samples: flush.rows, message: "\(error)")
             if flush.origin.runID == runID {
                 // This run's rows, refused as they are: kept in the spool, they would be refused
                 // at every run's start.
+                context.failed(samples: flush.rows, message: "\(error)")
                 settled(flush, context: context)
             } else if let spoolPath {
-                // An earlier run's rows exist nowhere else: they stay for a run after the cause is fixed.
+                // An earlier run's rows exist nowhere else: they stay in the spool (counted there,
+                // not failed) for a run after the cause is fixed.
                 context.warn(
                     "flush \(flush.sequence) of run \(flush.origin.runID) stays in the spool \(spoolPath): \(error)")
             }
@@ -450,7 +429,7 @@ public final class PostgresSink: SinkPlugin, DeferredWork {
         let waiting = queued.filter { $0.spooled != nil }.reduce(0) { $0 + $1.rows }
         if waiting > 0, let spoolPath {
             context.warn(
-                "\(waiting) rows not committed to \(table) on \(target.display) within drain_timeout (\(config.drainTimeout.value) s) wait in the spool \(spoolPath) for the next run"
+                "\(waiting) rows not committed on \(target.display) within drain_timeout (\(config.drainTimeout.value) s) wait in the spool \(spoolPath) for the next run"
             )
         }
         if queuedRows > waiting {
