@@ -173,16 +173,18 @@ struct ViewTests {
         let first = try ViewRun(Self.walk)
         let browser = try HeadlessBrowser()
         try browser.open(first.url)
-        let named = { (name: String) in "document.getElementById('pipeline').textContent === '\(name)'" }
+        // `?.`: until the page has loaded, the browser still shows about:blank, which has no element.
+        let named = { (name: String) in "document.getElementById('pipeline')?.textContent === '\(name)'" }
         #expect(try browser.wait(until: named(first.name)))
         _ = try DAQBinary.run(["control", first.name, "stop"])
         #expect(first.run.finish(timeout: 60) == 0, "\(first.run.stderr)")
         #expect(
-            try browser.wait(until: "document.getElementById('connection').textContent.includes('follows the next')"))
+            try browser.wait(
+                until: "document.getElementById('connection')?.textContent.includes('follows the next') === true"))
         let second = try ViewRun(Self.walk, view: "127.0.0.1:\(first.port)")
         #expect(try browser.wait(until: named(second.name)), "\(second.run.stderr)")
         #expect(try browser.wait(until: "document.querySelectorAll('#graph .node').length === 3"))
-        #expect(try browser.wait(until: "document.getElementById('state').textContent === 'running'"))
+        #expect(try browser.wait(until: "document.getElementById('state')?.textContent === 'running'"))
         _ = try DAQBinary.run(["control", second.name, "stop"])
         #expect(second.run.finish(timeout: 60) == 0, "\(second.run.stderr)")
     }
