@@ -121,6 +121,54 @@ struct PostgresSpoolTests {
         #expect(Self.spoolFiles(spoolDir).isEmpty, "settled flushes leave the spool: \(Self.spoolFiles(spoolDir))")
     }
 
+    /// A `postgres` sink line for `table` with a spool in the test's folder, reading `source`.
+    static func sink(_ server: PostgresServer, table: String, source: String, extra: String = "") -> String {
+        "db: {type: postgres, inputs: [\(source)], url: \"\(server.tcpURL())\", password_env: PGTEST_PASSWORD, table: \(table), flush_rows: 50, spool: spool, reconnect_delay: 0.1, max_reconnect_delay: 0.5, commit_timeout: 3\(extra)}"
+    }
+
+    /// Starts a realtime run of `gen` (200 Hz) into `table`, stops the server at its `outage` step
+    /// and returns once the sink says its rows wait; `steps` may add steps after the outage.
+    static func runIntoAnOutage(
+        _ server: PostgresServer, dir: String, table: String, extra: String = "", steps: String = ""
+    ) throws -> ServiceProcess {
+        try """
+        name: pg-spool-\(table)
+        clock: realtime
+        steps: [{path: before, at: 0}, {path: outage, at: 1}\(steps)]
+        sources: {gen: {type: generator, signal: noise, rate: 200, count: 100000}}
+        sinks:
+          \(sink(server, table: table, source: "gen", extra: extra))
+        """.write(toFile: dir + "/first.yaml", atomically: true, encoding: .utf8)
+        let run = try ServiceProcess.start(
+            daq, ["run", dir + "/first.yaml", "--status", "never", "--no-control", "--events", "jsonl"],
+            environment: ["PGTEST_PASSWORD": server.password], directory: dir)
+        try run.waitForError(containing: "\"stepPath\":\"outage\"", timeout: 60)
+        return run
+    }
+
+    /// The next run with the same spool: 10 samples of `fresh` on the virtual clock.
+    static func runNext(_ server: PostgresServer, dir: String, table: String, extra: String = "") throws
+        -> ChildOutput
+    {
+        try """
+        name: pg-spool-next
+        clock: virtual
+        sources: {fresh: {type: generator, rate: 100, count: 10}}
+        sinks:
+          \(sink(server, table: table, source: "fresh", extra: extra))
+        """.write(toFile: dir + "/second.yaml", atomically: true, encoding: .utf8)
+        return try Process.runToEnd(
+            daq, ["run", dir + "/second.yaml", "--status", "never", "--no-control"], directory: dir,
+            environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
+    }
+
+    /// Count, distinct count, least and greatest `seq` of `gen`'s data rows in `table`.
+    static func genCounts(_ server: PostgresServer, table: String) throws -> [Int] {
+        try server.query(
+            "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM \(table) WHERE kind = 'data' AND stream = 'gen'"
+        ).split(separator: "|").map { Int($0) ?? -1 }
+    }
+
     /// The server stopped mid-run, `daq` killed with SIGKILL while flushes wait, the server
     /// started again: the next run with the same spool commits them first. The killed run's
     /// samples are then in the table once each, from the first with no hole; only the rows not
@@ -130,21 +178,7 @@ struct PostgresSpoolTests {
         try server.start()
         let dir = tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let sink =
-            "db: {type: postgres, inputs: [SOURCE], url: \"\(server.tcpURL())\", password_env: PGTEST_PASSWORD, table: spooled, flush_rows: 50, spool: spool, reconnect_delay: 0.1, max_reconnect_delay: 0.5, commit_timeout: 3}"
-        let first = dir + "/first.yaml"
-        try """
-        name: pg-spool-killed
-        clock: realtime
-        steps: [{path: before, at: 0}, {path: outage, at: 1}, {path: kill, at: 3}]
-        sources: {gen: {type: generator, signal: noise, rate: 200, count: 100000}}
-        sinks:
-          \(sink.replacingOccurrences(of: "SOURCE", with: "gen"))
-        """.write(toFile: first, atomically: true, encoding: .utf8)
-        let run = try ServiceProcess.start(
-            Self.daq, ["run", first, "--status", "never", "--no-control", "--events", "jsonl"],
-            environment: ["PGTEST_PASSWORD": server.password], directory: dir)
-        try run.waitForError(containing: "\"stepPath\":\"outage\"", timeout: 60)
+        let run = try Self.runIntoAnOutage(server, dir: dir, table: "spooled", steps: ", {path: kill, at: 3}")
         let before = Int(try server.query("SELECT count(*) FROM spooled WHERE kind = 'data'")) ?? -1
         try server.stop()
         try run.waitForError(containing: "rows wait until the server is back", timeout: 60)
@@ -161,17 +195,7 @@ struct PostgresSpoolTests {
 
         try server.start()
         let committedBefore = Int(try server.query("SELECT count(*) FROM spooled")) ?? -1
-        let second = dir + "/second.yaml"
-        try """
-        name: pg-spool-next
-        clock: virtual
-        sources: {gen2: {type: generator, rate: 100, count: 10}}
-        sinks:
-          \(sink.replacingOccurrences(of: "SOURCE", with: "gen2"))
-        """.write(toFile: second, atomically: true, encoding: .utf8)
-        let next = try Process.runToEnd(
-            Self.daq, ["run", second, "--status", "never", "--no-control"], directory: dir,
-            environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
+        let next = try Self.runNext(server, dir: dir, table: "spooled")
         #expect(next.status == 0, "\(next.errors)")
         #expect(next.errors.contains("left in the spool"), "\(next.errors)")
         // Every row the spool held went in, once (none had gone in before: the server was down),
@@ -189,15 +213,14 @@ struct PostgresSpoolTests {
         } else {
             #expect(all == expected, "\(all) = \(committedBefore) + \(left) + \(summary.1)")
         }
-        let counts = try server.query(
-            "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM spooled WHERE kind = 'data' AND stream = 'gen'"
-        ).split(separator: "|").map { Int($0) ?? -1 }
+        let counts = try Self.genCounts(server, table: "spooled")
         try #require(counts.count == 4)
         #expect(counts[0] == counts[1] && counts[2] == 0 && counts[3] == counts[0] - 1, "\(counts)")
         #expect(counts[0] > before, "\(counts[0]) rows, \(before) before the outage")
-        #expect(try server.query("SELECT count(*) FROM spooled WHERE kind = 'data' AND stream = 'gen2'") == "10")
+        #expect(try server.query("SELECT count(*) FROM spooled WHERE kind = 'data' AND stream = 'fresh'") == "10")
         #expect(Self.spoolFiles(dir + "/spool").isEmpty, "\(Self.spoolFiles(dir + "/spool"))")
     }
+
     /// A run stopped while the server is away leaves what it could not commit within
     /// `drain_timeout` in the spool rather than counting it failed; the next run commits it:
     /// every sample of the first run is in the table, once, from the first with no hole.
@@ -206,20 +229,7 @@ struct PostgresSpoolTests {
         try server.start()
         let dir = tempDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let sink =
-            "db: {type: postgres, inputs: [SOURCE], url: \"\(server.tcpURL())\", password_env: PGTEST_PASSWORD, table: drained, flush_rows: 50, spool: spool, drain_timeout: 1, reconnect_delay: 0.1, max_reconnect_delay: 0.5, commit_timeout: 3}"
-        try """
-        name: pg-spool-ended
-        clock: realtime
-        steps: [{path: before, at: 0}, {path: outage, at: 1}]
-        sources: {gen: {type: generator, signal: noise, rate: 200, count: 100000}}
-        sinks:
-          \(sink.replacingOccurrences(of: "SOURCE", with: "gen"))
-        """.write(toFile: dir + "/first.yaml", atomically: true, encoding: .utf8)
-        let run = try ServiceProcess.start(
-            Self.daq, ["run", dir + "/first.yaml", "--status", "never", "--no-control", "--events", "jsonl"],
-            environment: ["PGTEST_PASSWORD": server.password], directory: dir)
-        try run.waitForError(containing: "\"stepPath\":\"outage\"", timeout: 60)
+        let run = try Self.runIntoAnOutage(server, dir: dir, table: "drained", extra: ", drain_timeout: 1")
         try server.stop()
         try run.waitForError(containing: "rows wait until the server is back", timeout: 60)
         // Stopped as an operator stops it: the input ends, the sink drains for drain_timeout.
@@ -229,20 +239,9 @@ struct PostgresSpoolTests {
         #expect(!run.errorOutput.contains("not committed to drained"), "nothing is counted lost: \(run.errorOutput)")
 
         try server.start()
-        try """
-        name: pg-spool-after
-        clock: virtual
-        sources: {fresh: {type: generator, rate: 100, count: 10}}
-        sinks:
-          \(sink.replacingOccurrences(of: "SOURCE", with: "fresh"))
-        """.write(toFile: dir + "/second.yaml", atomically: true, encoding: .utf8)
-        let next = try Process.runToEnd(
-            Self.daq, ["run", dir + "/second.yaml", "--status", "never", "--no-control"], directory: dir,
-            environment: ["PGTEST_PASSWORD": server.password], timeout: 120)
+        let next = try Self.runNext(server, dir: dir, table: "drained", extra: ", drain_timeout: 1")
         #expect(next.status == 0, "\(next.errors)")
-        let counts = try server.query(
-            "SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM drained WHERE kind = 'data' AND stream = 'gen'"
-        ).split(separator: "|").map { Int($0) ?? -1 }
+        let counts = try Self.genCounts(server, table: "drained")
         try #require(counts.count == 4)
         #expect(counts[0] == counts[1] && counts[2] == 0 && counts[3] == counts[0] - 1, "\(counts)")
         #expect(Self.spoolFiles(dir + "/spool").isEmpty, "\(Self.spoolFiles(dir + "/spool"))")
