@@ -93,8 +93,10 @@ extension ViewPage {
         function onReset(message) {
           view.stats = null; view.previous = null; view.rates = {}; view.descriptors = {}; view.streams = {};
           view.marks = []; view.latest = 0; view.ended = false; view.step = ''; view.dirty = true;
+          view.graph = null;
           $('charts').replaceChildren(); $('graph').replaceChildren(); $('log').replaceChildren();
-          $('outputs').tBodies[0].replaceChildren(); $('steps').replaceChildren(); text($('view-stats'), '');
+          $('outputs').tBodies[0].replaceChildren(); delete $('outputs').tBodies[0].dataset.key;
+          $('steps').replaceChildren(); text($('view-stats'), '');
           text($('pipeline'), message.title); setState('starting');
         }
 
@@ -160,7 +162,39 @@ extension ViewPage {
         }
 
         // --- the pipeline graph -----------------------------------------------------------------
+        // The nodes and edges are built when the pipeline's shape changes (the first stats, a
+        // reload); each second only their text changes, so a second's update costs the browser
+        // a few glyphs, not a new picture.
         function drawGraph(s) {
+          const shape = JSON.stringify(s.stages.map((st) => [st.name, st.kind, st.inputs || []]));
+          if (!view.graph || view.graph.shape !== shape) view.graph = layoutGraph(s, shape);
+          for (const st of s.stages) {
+            const node = view.graph.nodes[st.name], r = view.rates[st.name], sink = st.kind === 'sink';
+            const lossy = st.dropped > 0 || st.failed > 0 || st.errors > 0;
+            const fill = st.bufferCapacity > 0 ? Math.round(st.buffered * 100 / st.bufferCapacity) + '%' : '–';
+            const lines = [
+              ['name', st.name],
+              ['', st.type + ' · ' + st.state],
+              ['', 'in ' + (st.kind === 'source' ? '–' : r ? count(r.in) + '/s' : '…') + ' · out ' + (sink ? '–' : r ? count(r.out) + '/s' : '…') + ' · buffer ' + fill],
+              [lossy ? 'warn' : '', 'dropped ' + st.dropped + ' (buffer) · errors ' + st.errors + (sink ? ' · failed ' + st.failed : '')],
+              ['', sink ? 'sent ' + count(st.sent) + ' · delivered ' + count(st.delivered) : 'samples out ' + count(st.samplesOut)],
+            ];
+            lines.forEach(([cls, value], k) => {
+              const t = node.texts[k];
+              text(t, value);
+              if (t.getAttribute('class') !== cls) t.setAttribute('class', cls);
+            });
+            const nodeClass = 'node' + (lossy ? ' lossy' : '');
+            if (node.g.getAttribute('class') !== nodeClass) node.g.setAttribute('class', nodeClass);
+            if (lossy && !node.title) {
+              node.title = Object.assign(svg('title', {}), { textContent: st.name + ' is losing data' });
+              node.g.appendChild(node.title);
+            }
+          }
+        }
+
+        // Places the components in columns by their distance from the sources, and draws the edges.
+        function layoutGraph(s, shape) {
           const names = s.stages.map((st) => st.name), depth = {};
           const inputsOf = (st) => (st.inputs || []).map((i) => i.replace(/\.dead$/, '')).filter((i) => names.includes(i));
           for (let pass = 0; pass < names.length; pass++) {
@@ -187,26 +221,16 @@ extension ViewPage {
             const x1 = a.x + w, y1 = a.y + h / 2, x2 = b.x, y2 = b.y + h / 2;
             g.appendChild(svg('path', { class: 'edge', d: `M${x1},${y1} C${x1 + gx / 2},${y1} ${x2 - gx / 2},${y2} ${x2},${y2}` }));
           }
+          const nodes = {};
           for (const st of s.stages) {
-            const p = position[st.name], r = view.rates[st.name], sink = st.kind === 'sink';
-            const lossy = st.dropped > 0 || st.failed > 0 || st.errors > 0;
-            const node = svg('g', { class: 'node' + (lossy ? ' lossy' : ''), 'data-component': st.name,
-              transform: `translate(${p.x},${p.y})` });
+            const p = position[st.name];
+            const node = svg('g', { class: 'node', 'data-component': st.name, transform: `translate(${p.x},${p.y})` });
             node.appendChild(svg('rect', { width: w, height: h }));
-            const fill = st.bufferCapacity > 0 ? Math.round(st.buffered * 100 / st.bufferCapacity) + '%' : '–';
-            const lines = [
-              ['name', st.name],
-              ['', st.type + ' · ' + st.state],
-              ['', 'in ' + (st.kind === 'source' ? '–' : r ? count(r.in) + '/s' : '…') + ' · out ' + (sink ? '–' : r ? count(r.out) + '/s' : '…') + ' · buffer ' + fill],
-              [lossy ? 'warn' : '', 'dropped ' + st.dropped + ' (buffer) · errors ' + st.errors + (sink ? ' · failed ' + st.failed : '')],
-              ['', sink ? 'sent ' + count(st.sent) + ' · delivered ' + count(st.delivered) : 'samples out ' + count(st.samplesOut)],
-            ];
-            lines.forEach(([cls, value], k) => {
-              const t = svg('text', { x: 8, y: 16 + k * 16, class: cls }); t.textContent = value; node.appendChild(t);
-            });
-            if (lossy) node.appendChild(Object.assign(svg('title', {}), { textContent: st.name + ' is losing data' }));
+            const texts = [0, 1, 2, 3, 4].map((k) => node.appendChild(svg('text', { x: 8, y: 16 + k * 16, class: '' })));
             g.appendChild(node);
+            nodes[st.name] = { g: node, texts, title: null };
           }
+          return { shape, nodes };
         }
 
         function drawSteps(steps) {
@@ -220,16 +244,25 @@ extension ViewPage {
           if (next && document.activeElement !== input && input.dataset.edited !== '1') input.value = next;
         }
 
+        // Rebuilt only when the list of files changes; otherwise each row's size is updated.
         function drawOutputs(outputs) {
           const body = $('outputs').tBodies[0];
-          body.replaceChildren(...outputs.map((o) => {
-            const tr = document.createElement('tr');
-            for (const [cls, value] of [['', o.path], ['', o.format], ['size', bytes(o.bytes)]]) {
-              const td = document.createElement('td'); td.className = cls; td.textContent = value; tr.appendChild(td);
-            }
-            tr.dataset.bytes = o.bytes;
-            return tr;
-          }));
+          const key = outputs.map((o) => o.path + '\n' + o.format).join('\n');
+          if (body.dataset.key !== key) {
+            body.dataset.key = key;
+            body.replaceChildren(...outputs.map((o) => {
+              const tr = document.createElement('tr');
+              for (const [cls, value] of [['', o.path], ['', o.format], ['size', '']]) {
+                const td = document.createElement('td'); td.className = cls; td.textContent = value; tr.appendChild(td);
+              }
+              return tr;
+            }));
+          }
+          outputs.forEach((o, i) => {
+            const tr = body.rows[i];
+            text(tr.cells[2], bytes(o.bytes));
+            if (tr.dataset.bytes !== String(o.bytes)) tr.dataset.bytes = o.bytes;
+          });
         }
 
         // --- the strip charts -------------------------------------------------------------------
