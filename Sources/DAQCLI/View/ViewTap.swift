@@ -18,6 +18,10 @@ struct ViewTap {
     static let rate = 2000
     /// Wall seconds between two `data` messages of a stream.
     static let frameInterval = 0.25
+    /// Wall seconds between two `data` messages of a stream whose samples go faster than twice
+    /// real time: the page then draws its charts once a second, with the stats (see the page's
+    /// `onStats`), so more frames would only cost the browser events it does not draw.
+    static let fastFrameInterval = 1.0
 
     let component: String
     let hub: ViewHub
@@ -39,6 +43,10 @@ struct ViewTap {
         guard UnixSocket.write(fd, Array((command + "\n").utf8)) else { return }
         var decimators: [String: ViewDecimator] = [:]
         var lastFrame = DispatchTime.now().uptimeNanoseconds
+        var interval = Self.frameInterval
+        // The latest sample time seen, and what it was at the last frame: the stream's pace.
+        var latest = -Double.infinity
+        var latestAtFrame: Double?
         var lastStep: String?
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -49,14 +57,19 @@ struct ViewTap {
             buffer.append(contentsOf: chunk[..<n])
             var start = 0
             while let nl = buffer[start...].firstIndex(of: 10) {
-                handle(buffer[start..<nl], decimators: &decimators, lastStep: &lastStep)
+                handle(buffer[start..<nl], decimators: &decimators, lastStep: &lastStep, latest: &latest)
                 start = nl + 1
             }
             buffer.removeFirst(start)
             // One oversized line (a huge object field) is skipped, not buffered without bound.
             if buffer.count > 1 << 22 { buffer.removeAll() }
             let now = DispatchTime.now().uptimeNanoseconds
-            if Double(now - lastFrame) / 1e9 >= Self.frameInterval {
+            let elapsed = Double(now - lastFrame) / 1e9
+            if elapsed >= interval {
+                if let before = latestAtFrame, latest.isFinite {
+                    interval = (latest - before) / elapsed > 2 ? Self.fastFrameInterval : Self.frameInterval
+                }
+                latestAtFrame = latest.isFinite ? latest : nil
                 lastFrame = now
                 flush(&decimators, all: false)
             }
@@ -74,7 +87,10 @@ struct ViewTap {
         }
     }
 
-    private func handle(_ line: ArraySlice<UInt8>, decimators: inout [String: ViewDecimator], lastStep: inout String?) {
+    private func handle(
+        _ line: ArraySlice<UInt8>, decimators: inout [String: ViewDecimator], lastStep: inout String?,
+        latest: inout Double
+    ) {
         guard case .object(let f)? = try? JSONParser.parse(line, allowNonFinite: true) else { return }
         if let tap = f["tap"]?.stringValue {
             if tap == "descriptor", let stream = f["stream"]?.stringValue, let json = f["descriptor"],
@@ -90,6 +106,7 @@ struct ViewTap {
             return
         }
         guard let stream = f["stream"]?.stringValue, let uptime = f["uptime"]?.doubleValue else { return }
+        if uptime > latest { latest = uptime }
         let step = f["stepPath"]?.stringValue ?? ""
         var values = Fields()
         for (k, v) in zip(f.keys, f.values) where !SampleJSON.metadataKeys.contains(k) { values[k] = v }

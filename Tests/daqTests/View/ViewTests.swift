@@ -166,6 +166,41 @@ struct ViewTests {
         }
     }
 
+    /// A generator on the virtual clock covers minutes of run time each second: the page draws
+    /// its charts once a second with the stats, and its graph keeps its nodes, only their
+    /// counters changing.
+    @Test(.timeLimit(.minutes(3)))
+    func aRunFasterThanRealTimeIsChartedWithItsStatsAndKeepsItsGraph() throws {
+        let view = try ViewRun(
+            """
+            clock: virtual
+            sources:
+              wave: { type: generator, signal: sine, rate: 1000, frequency: 2 }
+            sinks:
+              out: { type: null, inputs: [wave] }
+            """)
+        let browser = try HeadlessBrowser()
+        try browser.open(view.url)
+        #expect(try browser.wait(until: "document.querySelectorAll('#graph .node').length === 2"))
+        _ = try browser.evaluate(
+            "window.firstNode = document.querySelector('#graph .node[data-component=\"wave\"]'); window.firstCount = window.firstNode.textContent; true"
+        )
+        #expect(try browser.wait(until: "document.body.dataset.pace === 'fast'"), "\(view.run.stderr)")
+        #expect(
+            try browser.wait(
+                until: "Number(document.querySelector('.chart[data-stream=\"wave\"]')?.dataset.points) > 0"))
+        // The same element, its text moved on: updated in place, not drawn anew.
+        #expect(
+            try browser.wait(
+                until:
+                    "document.querySelector('#graph .node[data-component=\"wave\"]') === window.firstNode && window.firstNode.textContent !== window.firstCount"
+            ))
+        _ = try DAQBinary.run(["control", view.name, "stop"])
+        #expect(view.run.finish(timeout: 60) == 0, "\(view.run.stderr)")
+        #expect(try browser.evaluate("document.getElementById('errors').textContent") as? String == "")
+        #expect(browser.errors.isEmpty, "\(browser.errors)")
+    }
+
     /// A page left open follows the next run served at its address: the view's stop leaves the
     /// page asking again, and the next `--view` on that port shows in it without a reload.
     @Test(.timeLimit(.minutes(5)))
