@@ -95,6 +95,7 @@ final class TapSubscriber: Sendable {
     /// samples and again when its descriptor changes, and `{"tap":"skipped","samples":N}` after
     /// samples were left out.
     func serve(fd: Int32) {
+        WatcherPriority.lowerCallingThread()
         var described: [String: StreamDescriptor] = [:]
         var budget = Double(maxRate)
         var last = DispatchTime.now().uptimeNanoseconds

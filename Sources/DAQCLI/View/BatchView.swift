@@ -31,7 +31,10 @@ final class BatchView: Sendable {
     /// - Throws: ``ViewServerError`` when the address cannot be bound.
     func start(listen: ViewListen, access: ViewAccess) throws -> String {
         let url = try server.start(socket: nil, listen: listen, access: access)
-        let t = Thread { [self] in follow() }
+        let t = Thread { [self] in
+            WatcherPriority.lowerCallingThread()
+            follow()
+        }
         t.name = "daq.view.batch"
         SignalMask.startingThread { t.start() }
         return url

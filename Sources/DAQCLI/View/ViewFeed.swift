@@ -51,7 +51,10 @@ final class ViewFeed: Sendable {
         open.withLock { _ = $0.insert(fd) }
         startTaps(for: stats)
         // The reader holds nothing unread after one answer: the thread starts its own.
-        let t = Thread { [self] in pollStats(fd: fd, first: first, stats: stats) }
+        let t = Thread { [self] in
+            WatcherPriority.lowerCallingThread()
+            pollStats(fd: fd, first: first, stats: stats)
+        }
         t.name = "daq.view.stats"
         SignalMask.startingThread { t.start() }
     }
@@ -84,6 +87,7 @@ final class ViewFeed: Sendable {
             let tap = ViewTap(
                 component: name, hub: hub, descriptors: descriptors, logsSteps: name == first, generation: generation)
             let t = Thread { [self] in
+                WatcherPriority.lowerCallingThread()
                 guard !stopped.load(ordering: .acquiring), let fd = try? Self.connect(socket) else { return }
                 open.withLock { _ = $0.insert(fd) }
                 // Checked again once registered, so a stop in between is not missed.
