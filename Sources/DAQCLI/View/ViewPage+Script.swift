@@ -118,7 +118,10 @@ extension ViewPage {
             }
           }
           view.previous = view.stats; view.stats = s; view.previousAt = now; view.latestAt = view.latest;
-          view.descriptors = message.descriptors || {};
+          // Descriptors that arrive after a stream's first frames relabel its legend at the next draw.
+          const descriptors = message.descriptors || {};
+          if (JSON.stringify(descriptors) !== JSON.stringify(view.descriptors)) view.dirty = true;
+          view.descriptors = descriptors;
           document.title = s.pipeline + ' — daq view';
           text($('pipeline'), s.pipeline);
           if (!view.ended) setState(s.state);

@@ -39,13 +39,16 @@ struct ViewTests {
         let charted =
             "(s) => { const c = document.querySelector(`.chart[data-stream=\"${s}\"]`); return c && Number(c.dataset.points) > 20; }"
         #expect(try browser.wait(until: "(\(charted))('accel') && (\(charted))('magnitude')"))
-        let legend = try browser.evaluate(
-            "[...document.querySelectorAll('.chart[data-stream=\"accel\"] .legend .field')].map(f => f.textContent)")
-        #expect(legend as? [String] == ["x (g)", "y (g)", "z (g)"], "\(legend ?? "")")
-        let magnitude = try browser.evaluate(
-            "[...document.querySelectorAll('.chart[data-stream=\"magnitude\"] .legend .field')].map(f => f.textContent)"
-        )
-        #expect((magnitude as? [String])?.contains("magnitude (g)") == true, "\(magnitude ?? "")")
+        // The units come with the descriptors, which may follow a stream's first frames: waited for.
+        let legend = { (stream: String) in
+            "[...document.querySelectorAll('.chart[data-stream=\"\(stream)\"] .legend .field')].map(f => f.textContent)"
+        }
+        #expect(
+            try browser.wait(until: "\(legend("accel")).join('|') === 'x (g)|y (g)|z (g)'"),
+            "\((try? browser.evaluate(legend("accel"))) ?? "")")
+        #expect(
+            try browser.wait(until: "\(legend("magnitude")).includes('magnitude (g)')"),
+            "\((try? browser.evaluate(legend("magnitude"))) ?? "")")
         #expect(try browser.evaluate("document.getElementById('state').textContent") as? String == "running")
         #expect(
             try browser.wait(
