@@ -389,12 +389,14 @@ extension ViewPage {
               ctx.fillStyle = ctx.strokeStyle; ctx.fillText(m.text.slice(0, 40), x(m.t) + 3, top + ph - 4);
             }
             ctx.restore();
-            section.dataset.points = points;
+            section.dataset.points = points; section.dataset.end = end;
             const r = canvas.getBoundingClientRect();
             section.dataset.rect = [r.left, r.top, r.width, r.height].map(Math.round).join(',');
           }
         }
-        setInterval(() => { if (!view.fast) drawCharts(); }, 250);
+        // Once the stats stop (the run has ended, the stream broke), the charts take their last
+        // frames on their own, a fast run's included.
+        setInterval(() => { if (!view.fast || performance.now() - view.previousAt > 1500) drawCharts(); }, 250);
         $('window').addEventListener('change', () => { view.dirty = true; drawCharts(); });
 
         // --- the buttons: the same commands as daq control ----------------------------------------
