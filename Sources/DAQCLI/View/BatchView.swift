@@ -31,10 +31,9 @@ final class BatchView: Sendable {
     /// - Throws: ``ViewServerError`` when the address cannot be bound.
     func start(listen: ViewListen, access: ViewAccess) throws -> String {
         let url = try server.start(socket: nil, listen: listen, access: access)
-        let t = Thread { [self] in
-            WatcherPriority.lowerCallingThread()
-            follow()
-        }
+        // Not lowered: this thread starts each recording's control server, whose threads would
+        // inherit its priority (see ``WatcherPriority``).
+        let t = Thread { [self] in follow() }
         t.name = "daq.view.batch"
         SignalMask.startingThread { t.start() }
         return url

@@ -11,6 +11,10 @@
 /// batch is ready delays the run; at the lowest priority it gets the processor only when the
 /// pipeline's threads leave it, and a watcher that falls behind loses frames or tapped samples,
 /// which both already allow, never the run's own.
+///
+/// A lowered thread must start nothing that serves the run: a thread it starts inherits nice 19,
+/// and so would a worker libdispatch starts for work it queues. The view's threads start only
+/// other view threads, and hand their frames to the server's existing event loops.
 package enum WatcherPriority {
     /// Gives the calling thread nice 19. Linux keeps the nice value per thread, and `who` 0
     /// names the calling thread, so the rest of the process keeps its own; elsewhere this does
