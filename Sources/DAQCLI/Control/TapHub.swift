@@ -100,14 +100,17 @@ final class TapSubscriber: Sendable {
         var budget = Double(maxRate)
         var last = DispatchTime.now().uptimeNanoseconds
         var out: [UInt8] = []
+        // Swapped with the shared queue under the lock, so that nothing is allocated or freed
+        // there: this thread runs at the lowest priority, and a stage offering a batch waits for
+        // the lock.
+        var batches = Deque<Batch>(minimumCapacity: Self.depth)
         while true {
             signal.wait()
-            let (batches, skippedBefore, closed) = state.withLock { s -> ([Batch], Int, Bool) in
-                let b = Array(s.queue)
-                s.queue.removeAll()
+            let (skippedBefore, closed) = state.withLock { s -> (Int, Bool) in
+                swap(&s.queue, &batches)
                 let k = s.skipped
                 s.skipped = 0
-                return (b, k, s.closed)
+                return (k, s.closed)
             }
             var skipped = skippedBefore
             out.removeAll(keepingCapacity: true)
@@ -126,6 +129,7 @@ final class TapSubscriber: Sendable {
                 budget -= Double(take)
                 skipped += batch.count - take
             }
+            batches.removeAll(keepingCapacity: true)
             if skipped > 0 { out.append(contentsOf: "{\"tap\":\"skipped\",\"samples\":\(skipped)}\n".utf8) }
             if !out.isEmpty, !UnixSocket.write(fd, out) { return }
             if closed { return }
