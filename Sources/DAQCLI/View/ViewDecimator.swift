@@ -98,15 +98,15 @@ struct ViewDecimator {
     }
 
     /// The buckets finished since the last call (and the current one when `all`), merged down to
-    /// at most ``maxBucketsPerFrame``.
-    mutating func take(all: Bool = false) -> [Bucket] {
+    /// at most `limit`.
+    mutating func take(all: Bool = false, limit: Int = maxBucketsPerFrame) -> [Bucket] {
         if all, let c = current {
             finished.append(c)
             current = nil
         }
         var out = finished
         finished.removeAll(keepingCapacity: true)
-        while out.count > Self.maxBucketsPerFrame {
+        while out.count > max(limit, 1) {
             var merged: [Bucket] = []
             merged.reserveCapacity(out.count / 2 + 1)
             var i = 0

@@ -71,15 +71,20 @@ struct ViewTap {
                 }
                 latestAtFrame = latest.isFinite ? latest : nil
                 lastFrame = now
-                flush(&decimators, all: false)
+                // A fast stream's one frame a second carries as many buckets as four would.
+                flush(
+                    &decimators, all: false,
+                    limit: ViewDecimator.maxBucketsPerFrame * Int(interval / Self.frameInterval))
             }
         }
         flush(&decimators, all: true)
     }
 
-    private func flush(_ decimators: inout [String: ViewDecimator], all: Bool) {
+    private func flush(
+        _ decimators: inout [String: ViewDecimator], all: Bool, limit: Int = ViewDecimator.maxBucketsPerFrame
+    ) {
         for name in decimators.keys.sorted() {
-            let buckets = decimators[name]!.take(all: all)
+            let buckets = decimators[name]!.take(all: all, limit: limit)
             guard !buckets.isEmpty else { continue }
             hub.publish(
                 history: ViewFrame.data(stream: name, fields: decimators[name]!.fields, buckets: buckets),
