@@ -6,7 +6,11 @@ import Testing
 
 /// A thread that only watches a run (the view's readers, a tap's writer) yields the processor to
 /// the pipeline: it runs at nice 19, and the process's other threads keep theirs.
-@Suite("the priority of watcher threads")
+@Suite(
+    "the priority of watcher threads",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: "/proc/thread-self/stat"), "the nice value is per thread on Linux")
+)
 struct WatcherPriorityTests {
     /// The calling thread's nice value, as the kernel reports it (the 19th field of its `stat`).
     static func niceOfThisThread() throws -> Int {
