@@ -14,7 +14,7 @@ extension ViewPage {
         const colors = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf',
           '#7f7f7f', '#bcbd22'];
         const view = { stats: null, previous: null, previousAt: 0, rates: {}, descriptors: {}, streams: {},
-          marks: [], latest: 0, ended: false, step: '', dirty: true, fast: false, latestAt: 0 };
+          marks: [], latest: 0, ended: false, step: '', dirty: true, fast: false, latestAt: 0, graph: null };
         const maxSeconds = 600;
 
         function text(el, value) { if (el.textContent !== value) el.textContent = value; }
