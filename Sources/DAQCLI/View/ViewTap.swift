@@ -46,7 +46,7 @@ struct ViewTap {
         var interval = Self.frameInterval
         // The latest sample time seen, and what it was at the last frame: the stream's pace.
         var latest = -Double.infinity
-        var latestAtFrame: Double?
+        var latestAtFrame = -Double.infinity
         var lastStep: String?
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -66,10 +66,11 @@ struct ViewTap {
             let now = DispatchTime.now().uptimeNanoseconds
             let elapsed = Double(now - lastFrame) / 1e9
             if elapsed >= interval {
-                if let before = latestAtFrame, latest.isFinite {
-                    interval = (latest - before) / elapsed > 2 ? Self.fastFrameInterval : Self.frameInterval
+                // `latest` only grows, so a finite mark means both are.
+                if latestAtFrame.isFinite {
+                    interval = (latest - latestAtFrame) / elapsed > 2 ? Self.fastFrameInterval : Self.frameInterval
                 }
-                latestAtFrame = latest.isFinite ? latest : nil
+                latestAtFrame = latest
                 lastFrame = now
                 // A fast stream's one frame a second carries as many buckets as four would.
                 flush(
